@@ -1,0 +1,117 @@
+/**
+ * The page-side client of Tessera: registers the service worker and tells when the page can talk to it.
+ *
+ * ```ts
+ * import { register, ready } from './client/index.ts';
+ * register();            // once, as early as possible
+ * await ready();         // the worker controls this page and answers under the base
+ * const assets = await (await fetch('/api/assets')).json();
+ * ```
+ */
+
+export interface RegisterOptions {
+  /** Path under which the worker answers the API. Default `'/api'`. */
+  base?: string;
+  /** URL of the worker script. Default `'/sw.js'`. */
+  scriptUrl?: string;
+}
+
+interface Registered {
+  base: string;
+  scriptUrl: string;
+  registration: Promise<ServiceWorkerRegistration>;
+}
+
+const CLAIM = { type: 'tessera:claim' } as const;
+/** How long to wait for `controllerchange` before asking the worker to claim the page again. */
+const CLAIM_RETRY_MS = 1000;
+/** Health checks before `ready()` gives up on a worker that answers but not with `ok`. */
+const HEALTH_ATTEMPTS = 20;
+
+let registered: Registered | undefined;
+let announce: (value: Registered) => void = () => {};
+const whenRegistered = new Promise<Registered>((resolve) => (announce = resolve));
+let readiness: Promise<void> | undefined;
+
+/**
+ * Registers the worker (`{type: 'module', scope: '/'}`). Idempotent: later calls return the first
+ * registration; calling it again with different options rejects.
+ */
+export function register(options: RegisterOptions = {}): Promise<void> {
+  const base = (options.base ?? '/api').replace(/\/+$/, '');
+  const scriptUrl = options.scriptUrl ?? '/sw.js';
+  if (registered) {
+    if (registered.base !== base || registered.scriptUrl !== scriptUrl) {
+      return Promise.reject(new Error(`tessera: already registered (${registered.scriptUrl}, base ${registered.base})`));
+    }
+    return registered.registration.then(() => undefined);
+  }
+  if (!('serviceWorker' in navigator)) {
+    return Promise.reject(new Error('tessera: service workers are not available (a secure context is required)'));
+  }
+  const registration = navigator.serviceWorker.register(scriptUrl, { type: 'module', scope: '/' });
+  registered = { base, scriptUrl, registration };
+  announce(registered);
+  return registration.then(() => undefined);
+}
+
+/**
+ * Resolves once this page is controlled by the worker AND the worker answers
+ * `GET <base>/.well-known/health` with a body starting `ok`; after that, `fetch(base + '/...')` reaches
+ * the worker. Works on the first visit (waits for the worker's `clients.claim()`), on a reload, and on a
+ * hard reload (Shift+Reload leaves the page uncontrolled though the worker is active: the page asks the
+ * worker to claim it).
+ *
+ * `ready()` never registers by itself: called before `register()`, it waits until `register()` is called,
+ * so the options live in one place. It rejects if registration fails or the worker never answers `ok`;
+ * a later call tries again.
+ */
+export function ready(): Promise<void> {
+  if (!readiness) {
+    readiness = whenRegistered.then(becomeReady);
+    readiness.catch(() => {
+      readiness = undefined;
+    });
+  }
+  return readiness;
+}
+
+async function becomeReady({ base, registration }: Registered): Promise<void> {
+  await registration;
+  await takeControl();
+  await waitHealthy(base);
+}
+
+async function takeControl(): Promise<void> {
+  const container = navigator.serviceWorker;
+  while (!container.controller) {
+    // `ready` resolves once a registration for this page has an active (activating or activated) worker.
+    const { active } = await container.ready;
+    if (container.controller) return;
+    const changed = new Promise<void>((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
+    // On a first visit the worker claims the page itself on activate; asking again is harmless. After a
+    // hard reload nothing else would: the page stays uncontrolled until it asks.
+    active?.postMessage(CLAIM);
+    await Promise.race([changed, delay(CLAIM_RETRY_MS)]);
+  }
+}
+
+async function waitHealthy(base: string): Promise<void> {
+  let last = '';
+  for (let attempt = 0; attempt < HEALTH_ATTEMPTS; attempt++) {
+    try {
+      const response = await fetch(`${base}/.well-known/health`, { cache: 'no-store' });
+      const body = await response.text();
+      if (body.startsWith('ok')) return;
+      last = `${response.status} ${body.slice(0, 120)}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await delay(Math.min(50 * 2 ** attempt, 1000));
+  }
+  throw new Error(`tessera: the worker did not answer ${base}/.well-known/health with ok (last: ${last})`);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+// The e2e tests run against an already-built dist/ (`npm test` runs `vite build` first), served by
+// scripts/serve.mjs on a fixed port of their own, so `npm start` on 4173 can run beside them.
+const port = Number(process.env.TESSERA_E2E_PORT || 4174);
+const baseURL = `http://localhost:${port}`;
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  workers: 2,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  reporter: 'list',
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    // Playwright's own browser download does not work here: use Debian's Chromium.
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: 'node scripts/serve.mjs',
+    env: { PORT: String(port) },
+    url: `${baseURL}/`,
+    reuseExistingServer: !process.env.CI,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    timeout: 15_000,
+  },
+});

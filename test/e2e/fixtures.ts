@@ -1,0 +1,146 @@
+/**
+ * Playwright fixtures for pages served by the Tessera service worker.
+ *
+ * - `appPage`: a page at `/` that has awaited the client's `ready()` (the app exposes the client as
+ *   `window.tessera`).
+ * - `sdk`: injects a browser bundle of the official SDK into `appPage` as `window.PiecesSDK`; the
+ *   fixture's `inject(page)` adds it to another page or again after a navigation.
+ * - `stopServiceWorkers(page)`: stops every service worker through CDP (Chromium never stops an idle
+ *   worker while Playwright is attached); the next request under the base restarts it.
+ * - `hardReload(page)`: Shift+Reload, which leaves the page uncontrolled though the worker is active.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
+import { build, version as esbuildVersion } from 'esbuild';
+
+declare global {
+  interface Window {
+    tessera: {
+      register(options?: { base?: string; scriptUrl?: string }): Promise<void>;
+      ready(): Promise<void>;
+    };
+    PiecesSDK: typeof import('@pieces.app/pieces-os-client');
+  }
+}
+
+const SDK = '@pieces.app/pieces-os-client';
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+let sdkSource: Promise<string> | undefined;
+
+/**
+ * The SDK as one IIFE defining `window.PiecesSDK`. Built once per test run: kept in memory per worker
+ * process and in a file under node_modules/.cache keyed by the SDK's and esbuild's versions.
+ */
+export function sdkBundle(): Promise<string> {
+  return (sdkSource ??= loadSdkBundle());
+}
+
+async function loadSdkBundle(): Promise<string> {
+  const { version } = createRequire(import.meta.url)(`${SDK}/package.json`) as { version: string };
+  const dir = `${repoRoot}node_modules/.cache/tessera`;
+  const file = `${dir}/pieces-os-client-${version}-esbuild-${esbuildVersion}.iife.js`;
+  const cached = await readFile(file, 'utf8').catch(() => undefined);
+  if (cached) return cached;
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: [SDK],
+    bundle: true,
+    format: 'iife',
+    globalName: 'PiecesSDK',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const source = result.outputFiles[0]!.text;
+  await mkdir(dir, { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, source);
+  await rename(partial, file); // atomic: two workers building at once both write a whole file
+  return source;
+}
+
+async function withCdp<T>(page: Page, run: (cdp: CDPSession) => Promise<T>): Promise<T> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    return await run(cdp);
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+/** The running status (`stopped`, `starting`, `running`, `stopping`) of every worker version known. */
+export function serviceWorkerStatuses(page: Page): Promise<string[]> {
+  return withCdp(page, async (cdp) => {
+    const statuses = new Map<string, string>();
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const v of versions) statuses.set(v.versionId, v.runningStatus);
+    });
+    await cdp.send('ServiceWorker.enable');
+    // enable() reports the known versions as events; let them arrive.
+    await expect.poll(() => statuses.size, { timeout: 5_000 }).toBeGreaterThan(0);
+    return [...statuses.values()];
+  });
+}
+
+/** Stops all service workers (CDP `ServiceWorker.stopAllWorkers`) and waits until they report stopped. */
+export function stopServiceWorkers(page: Page): Promise<void> {
+  return withCdp(page, async (cdp) => {
+    const statuses = new Map<string, string>();
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const v of versions) statuses.set(v.versionId, v.runningStatus);
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await expect
+      .poll(() => statuses.size > 0 && [...statuses.values()].every((s) => s === 'stopped'), {
+        message: 'service workers did not stop',
+        timeout: 5_000,
+      })
+      .toBe(true);
+  });
+}
+
+/**
+ * Shift+Reload: CDP `Page.reload` with `ignoreCache`. Chromium sends such a navigation past the service
+ * worker, so the reloaded page is uncontrolled while the worker stays active. (`page.reload()` is a
+ * normal reload and stays controlled.)
+ */
+export function hardReload(page: Page): Promise<void> {
+  return withCdp(page, async (cdp) => {
+    await Promise.all([page.waitForEvent('load'), cdp.send('Page.reload', { ignoreCache: true })]);
+  });
+}
+
+interface Fixtures {
+  /** A page at `/` that has awaited `window.tessera.ready()`. */
+  appPage: Page;
+  /** Requesting it injects the SDK into `appPage`; `inject` adds it to another page or after a navigation. */
+  sdk: { source: string; inject(page: Page): Promise<void> };
+  stopServiceWorkers: (page: Page) => Promise<void>;
+}
+
+export const test = base.extend<Fixtures>({
+  appPage: async ({ page }, use) => {
+    await page.goto('/');
+    await page.evaluate(() => window.tessera.ready());
+    await use(page);
+  },
+  sdk: async ({ appPage }, use) => {
+    const source = await sdkBundle();
+    const inject = async (page: Page) => {
+      await page.addScriptTag({ content: source });
+    };
+    await inject(appPage);
+    await use({ source, inject });
+  },
+  // eslint-disable-next-line no-empty-pattern
+  stopServiceWorkers: async ({}, use) => {
+    await use(stopServiceWorkers);
+  },
+});
+
+export { expect };

@@ -1,0 +1,74 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { defineConfig, type Plugin } from 'vite';
+
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+const appRoot = fileURLToPath(new URL('./app', import.meta.url));
+const WORKER_ENTRY = 'worker/browser/sw.ts';
+const WORKER_URL = '/sw.js';
+
+/**
+ * Bundles the service worker into ONE self-contained ES module (no chunks: a service worker may not
+ * `import()`, and esbuild inlines dynamic imports when splitting is off). Used by dev and build alike.
+ */
+async function bundleServiceWorker(production: boolean): Promise<string> {
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: [WORKER_ENTRY],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    splitting: false,
+    minify: production,
+    sourcemap: production ? false : 'inline',
+    write: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+  });
+  const [output] = result.outputFiles;
+  if (!output || result.outputFiles.length !== 1) throw new Error(`expected one worker bundle, got ${result.outputFiles.length}`);
+  return output.text;
+}
+
+/** Serves `/sw.js` in `vite` dev (rebuilt on each request) and emits `sw.js` into the build output. */
+function serviceWorker(): Plugin {
+  return {
+    name: 'tessera:service-worker',
+    configureServer(server) {
+      server.middlewares.use(async (req, res, next) => {
+        if (req.url?.split('?')[0] !== WORKER_URL) return next();
+        try {
+          const code = await bundleServiceWorker(false);
+          res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+          res.setHeader('Service-Worker-Allowed', '/');
+          res.setHeader('Cache-Control', 'no-cache');
+          res.end(code);
+        } catch (error) {
+          server.config.logger.error(`[tessera] service worker bundle failed: ${String(error)}`);
+          res.statusCode = 500;
+          res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+          res.end(String(error));
+        }
+      });
+    },
+    async generateBundle() {
+      this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: await bundleServiceWorker(true) });
+    },
+  };
+}
+
+// The page root is app/ so that app/index.html is served at `/` and the worker at `/sw.js`.
+// appType 'mpa': an unknown path is a 404 in dev too (no index.html fallback), like scripts/serve.mjs,
+// so a request under /api from a page that is not yet controlled never gets HTML with a 200.
+export default defineConfig({
+  root: appRoot,
+  appType: 'mpa',
+  publicDir: `${repoRoot}public`,
+  envDir: repoRoot,
+  build: {
+    outDir: `${repoRoot}dist`,
+    emptyOutDir: true,
+  },
+  plugins: [serviceWorker()],
+});

@@ -1,0 +1,32 @@
+import type { ChangeEvent, Feed } from '../core/feed/feed.ts';
+
+export const FEED_CHANNEL = 'tessera-changes';
+
+/**
+ * The Feed across tabs: published events go out on a BroadcastChannel, which reaches pages and
+ * other workers of this origin (but not this worker itself, so local listeners are called directly).
+ */
+export class BroadcastFeed implements Feed {
+  private channel = new BroadcastChannel(FEED_CHANNEL);
+  private listeners = new Set<(event: ChangeEvent) => void>();
+
+  constructor() {
+    this.channel.onmessage = (message: MessageEvent<ChangeEvent>) => this.emit(message.data);
+  }
+
+  publish(events: readonly ChangeEvent[]): void {
+    for (const event of events) {
+      this.channel.postMessage(event);
+      this.emit(event);
+    }
+  }
+
+  subscribe(listener: (event: ChangeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: ChangeEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

@@ -1,0 +1,91 @@
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { COLLECTIONS, type CollectionName, type Collections } from '../core/store/records.ts';
+import type { ReadTx, Store, WriteTx } from '../core/store/store.ts';
+
+interface TesseraDB extends DBSchema {
+  assets: { key: string; value: Collections['assets'] };
+  formats: { key: string; value: Collections['formats'] };
+  contents: { key: string; value: Collections['contents'] };
+  tags: { key: string; value: Collections['tags'] };
+  websites: { key: string; value: Collections['websites'] };
+  summaries: { key: string; value: Collections['summaries'] };
+  persons: { key: string; value: Collections['persons'] };
+  annotations: { key: string; value: Collections['annotations'] };
+  activities: { key: string; value: Collections['activities'] };
+  meta: { key: string; value: Collections['meta'] };
+}
+
+type Db = IDBPDatabase<TesseraDB>;
+
+/** Numbered schema migrations: entry i upgrades a database from version i to i + 1. */
+const MIGRATIONS: ((db: Db) => void)[] = [
+  (db) => {
+    for (const name of COLLECTIONS) db.createObjectStore(name, { keyPath: 'id' });
+  },
+];
+
+export const IDB_VERSION = MIGRATIONS.length;
+
+/** The Store on IndexedDB, through `idb`. One `write` is one readwrite transaction. */
+export class IdbStore implements Store {
+  private constructor(private db: Db) {}
+
+  static async open(name = 'tessera'): Promise<IdbStore> {
+    const db = await openDB<TesseraDB>(name, IDB_VERSION, {
+      upgrade(db, oldVersion) {
+        for (let v = oldVersion; v < IDB_VERSION; v++) MIGRATIONS[v](db);
+      },
+    });
+    return new IdbStore(db);
+  }
+
+  async read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction(COLLECTIONS, 'readonly');
+    const result = await fn(reader(tx));
+    await tx.done;
+    return result;
+  }
+
+  async write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    const tx = this.db.transaction(COLLECTIONS, 'readwrite');
+    const writer: WriteTx = {
+      ...reader(tx),
+      put: async (c, record) => {
+        await tx.objectStore(c).put(record as never);
+      },
+      delete: async (c, id) => {
+        await tx.objectStore(c).delete(id);
+      },
+    };
+    let result: T;
+    try {
+      result = await fn(writer);
+    } catch (error) {
+      try {
+        tx.abort();
+      } catch {
+        // Already finished or aborted: nothing to undo.
+      }
+      await tx.done.catch(() => undefined);
+      throw error;
+    }
+    await tx.done;
+    return result;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function reader(tx: IDBPTransaction<TesseraDB, CollectionName[], IDBTransactionMode>): ReadTx {
+  return {
+    get: (c, id) => tx.objectStore(c).get(id) as never,
+    getMany: async (c, ids) => {
+      const store = tx.objectStore(c);
+      const found = await Promise.all(ids.map((id) => store.get(id)));
+      return found.filter((r) => r !== undefined) as never;
+    },
+    getAll: (c) => tx.objectStore(c).getAll() as never,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The service worker entry: bundled by vite.config.ts into one self-contained ES module at `/sw.js`,
+ * registered by `app/client` with `{type: 'module', scope: '/'}`.
+ *
+ * - `install` -> `skipWaiting()`, `activate` -> `clients.claim()`: a new worker takes over at once.
+ * - Own `fetch` listener (not `hono/service-worker`'s `handle()`, which re-fetches every 404 from the
+ *   network): a same-origin request whose path is the base or lies under it is answered by the service
+ *   app, an unknown route included (JSON 404). Everything else passes through to the network.
+ * - `message` `{type: 'tessera:claim'}` -> `clients.claim()`, then a `{type: 'tessera:claimed'}` reply:
+ *   a hard-reloaded page is uncontrolled though this worker is active, and asks to be claimed.
+ */
+import { createServiceApp, type ServiceApp } from './service-app.ts';
+
+declare const self: ServiceWorkerGlobalScope;
+
+const BASE = '/api';
+
+/**
+ * `GET /api/__echo` -> 200 `{}`, answered here without touching the app or IndexedDB. It measures the
+ * transport floor of the fetch path (page -> worker -> page) for the benchmark; not part of the API.
+ */
+const ECHO_PATH = `${BASE}/__echo`;
+
+let app: Promise<ServiceApp> | undefined;
+
+/**
+ * The app, created once per worker lifetime on the first request under the base. A failed creation is
+ * not cached, so the next request tries again (a transient failure, say an IndexedDB upgrade blocked by
+ * an old tab, must not brick the worker until it is stopped).
+ */
+function getApp(): Promise<ServiceApp> {
+  if (!app) {
+    app = createServiceApp(BASE);
+    app.catch(() => {
+      app = undefined;
+    });
+  }
+  return app;
+}
+
+function errorResponse(status: number, code: string, message: string): Response {
+  return Response.json({ error: { status, code, message } }, { status });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function answer(request: Request): Promise<Response> {
+  let service: ServiceApp;
+  try {
+    service = await getApp();
+  } catch (error) {
+    return errorResponse(503, 'unavailable', `service failed to start: ${messageOf(error)}`);
+  }
+  try {
+    return await service.fetch(request);
+  } catch (error) {
+    return errorResponse(500, 'internal', messageOf(error));
+  }
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(self.skipWaiting());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname !== BASE && !url.pathname.startsWith(`${BASE}/`)) return;
+  if (url.pathname === ECHO_PATH && request.method === 'GET') {
+    event.respondWith(Response.json({}));
+    return;
+  }
+  event.respondWith(answer(request));
+});
+
+self.addEventListener('message', (event) => {
+  const data: unknown = event.data;
+  if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== 'tessera:claim') return;
+  event.waitUntil(
+    self.clients.claim().then(() => {
+      const reply = { type: 'tessera:claimed' };
+      const port = event.ports[0];
+      if (port) port.postMessage(reply);
+      else event.source?.postMessage(reply);
+    }),
+  );
+});

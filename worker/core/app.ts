@@ -1,0 +1,31 @@
+import { Hono } from 'hono';
+import { withDefaults, type Deps } from './deps.ts';
+import { ApiError } from './errors.ts';
+import { assetRoutes } from './routes/asset.ts';
+import { assetsRoutes } from './routes/assets.ts';
+import { labelRoutes } from './routes/labels.ts';
+import { wellKnownRoutes } from './routes/well-known.ts';
+
+/** The whole HTTP API under the base path, on web-standard Request/Response: any host can serve it. */
+export function createApp(deps: Deps) {
+  const ctx = withDefaults(deps);
+  const app = new Hono().basePath(ctx.base);
+  app.route('/.well-known', wellKnownRoutes());
+  app.route('/assets', assetsRoutes(ctx));
+  app.route('/asset', assetRoutes(ctx));
+  app.route('/', labelRoutes(ctx));
+  app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(error, error.status);
+    if (isQuotaError(error)) return c.json(new ApiError(507, 'storage_full', 'The browser refused to store more data.'), 507);
+    console.error(error);
+    return c.json(new ApiError(500, 'internal_error', error.message), 500);
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+function isQuotaError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message));
+}

@@ -1,0 +1,56 @@
+import type { Context } from '../deps.ts';
+import type { Application } from '../model/schemas.ts';
+import type { AssetRecord } from '../store/records.ts';
+import type { WriteTx } from '../store/store.ts';
+
+/** The application Tessera names as the actor of changes no client application made. */
+export const TESSERA_APPLICATION: Application = {
+  id: 'tessera',
+  name: 'OPEN_SOURCE',
+  version: '0.1.0',
+  platform: 'WEB',
+  onboarded: true,
+  privacy: 'OPEN',
+};
+
+/** The wire names and values of SeededTrackedAssetEvent.identifier_description_pair. */
+export const ASSET_EVENTS = {
+  created: { asset_created: 'an_asset_was_created' },
+  updated: { asset_updated: 'an_asset_was_updated' },
+  renamed: { asset_name_updated: 'an_asset_was_renamed_by_the_user' },
+  reclassified: {
+    asset_format_specific_classification_updated: 'a_specific_classification_was_changed_on_a_format_within_an_asset',
+  },
+  exported: { asset_format_downloaded: 'an_asset_format_was_downloaded' },
+  tagAdded: { asset_tag_added: 'a_tag_was_added_by_the_user' },
+  tagDeleted: { asset_tag_deleted: 'a_tag_was_deleted_by_the_user' },
+  linkAdded: { asset_link_added: 'a_link_was_added_by_the_user' },
+  linkDeleted: { asset_link_deleted: 'a_link_was_deleted_by_the_user' },
+} as const;
+
+export type AssetEvent = keyof typeof ASSET_EVENTS;
+
+/**
+ * Records an Activity for the asset inside the caller's transaction. It adds the activity's id to
+ * `asset.activities`; the caller puts the asset record afterwards.
+ */
+export async function recordActivity(
+  ctx: Context,
+  tx: WriteTx,
+  asset: AssetRecord,
+  event: AssetEvent,
+  application: Application = TESSERA_APPLICATION,
+): Promise<void> {
+  const now = ctx.now().toISOString();
+  const id = ctx.newId();
+  await tx.put('activities', {
+    id,
+    asset: asset.id,
+    created: now,
+    updated: now,
+    event: { asset: { asset: { id: asset.id }, identifier_description_pair: { ...ASSET_EVENTS[event] } } },
+    application,
+    mechanism: 'AUTOMATIC',
+  });
+  asset.activities.push(id);
+}

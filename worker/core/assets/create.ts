@@ -1,0 +1,126 @@
+import type { Context } from '../deps.ts';
+import { commit } from '../feed/commit.ts';
+import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
+import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
+import type { AssetRecord, ContentRecord, FormatRecord } from '../store/records.ts';
+import type { WriteTx } from '../store/store.ts';
+import { recordActivity } from './activity.ts';
+import { readableSize, type SeededContent } from './content.ts';
+import { prepareSeed, type PreparedSeed } from './prepare.ts';
+import { assembleAsset, type ReadOptions } from './read.ts';
+
+/** The stored form of a payload: text as `string.raw`, bytes as `bytes.raw`, with its metadata. */
+export function contentRecord(formatId: string, content: SeededContent): ContentRecord {
+  const value = {
+    ...(content.bytes ? { bytes: { raw: content.bytes } } : { string: { raw: content.text! } }),
+    ...(content.metadata ? { metadata: content.metadata } : {}),
+  };
+  return content.kind === 'fragment' ? { id: formatId, fragment: value } : { id: formatId, file: value };
+}
+
+export async function createAsset(ctx: Context, seed: Seed | undefined, options: ReadOptions = {}): Promise<Asset> {
+  const prepared = await prepareSeed(ctx, seed);
+  return commit(ctx, async (tx, log) => {
+    const asset = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
+    log.created(asset.id);
+    return assembleAsset(tx, asset, options);
+  });
+}
+
+async function storeAsset(ctx: Context, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<AssetRecord> {
+  const { seeded, content, classification } = prepared;
+  const now = ctx.now().toISOString();
+  const id = ctx.newId();
+  const formatId = ctx.newId();
+  const creator = seeded.application.id;
+  const format: FormatRecord = {
+    id: formatId,
+    asset: id,
+    creator,
+    created: now,
+    updated: now,
+    classification,
+    role: 'BOTH',
+    application: seeded.application,
+    bytes: { value: content.size, readable: readableSize(content.size) },
+    kind: content.kind,
+    ...(content.metadata ? { metadata: content.metadata } : {}),
+  };
+  const asset: AssetRecord = {
+    id,
+    name: prepared.name,
+    creator,
+    created: now,
+    updated: now,
+    mechanism: seeded.metadata?.mechanism ?? 'MANUAL',
+    original: formatId,
+    preview: { base: formatId },
+    formats: [formatId],
+    tags: [],
+    websites: [],
+    summaries: [],
+    persons: [],
+    annotations: [],
+    activities: [],
+    conversations: [],
+    score: { manual: 0, automatic: 0 },
+    pseudo: seeded.pseudo ?? false,
+    ...(seeded.discovered != null ? { discovered: seeded.discovered } : {}),
+  };
+  await tx.put('formats', format);
+  await tx.put('contents', contentRecord(formatId, content));
+
+  const metadata = seeded.metadata;
+  for (const seedTag of metadata?.tags ?? []) {
+    const tag = await findOrCreateTag(ctx, tx, seedTag);
+    if (!asset.tags.includes(tag.id)) {
+      asset.tags.push(tag.id);
+      await tx.put('tags', { ...tag, assets: [...tag.assets, id], updated: now });
+    }
+  }
+  for (const seedWebsite of metadata?.websites ?? []) {
+    const website = await findOrCreateWebsite(ctx, tx, seedWebsite);
+    if (!asset.websites.includes(website.id)) {
+      asset.websites.push(website.id);
+      await tx.put('websites', { ...website, assets: [...website.assets, id], updated: now });
+    }
+  }
+  for (const seedPerson of [...(metadata?.persons ?? []), ...(person ? [person] : [])]) {
+    const personId = ctx.newId();
+    await tx.put('persons', {
+      id: personId,
+      type: seedPerson.type,
+      created: now,
+      updated: now,
+      mechanisms: seedPerson.mechanism ? { [id]: seedPerson.mechanism } : {},
+      assets: [id],
+    });
+    asset.persons.push(personId);
+  }
+  for (const seedAnnotation of metadata?.annotations ?? []) {
+    asset.annotations.push(await storeAnnotation(ctx, tx, id, seedAnnotation));
+  }
+  await recordActivity(ctx, tx, asset, 'created', seeded.application);
+  await tx.put('assets', asset);
+  return asset;
+}
+
+export async function storeAnnotation(
+  ctx: Context,
+  tx: WriteTx,
+  assetId: string,
+  seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>,
+): Promise<string> {
+  const now = ctx.now().toISOString();
+  const id = ctx.newId();
+  await tx.put('annotations', {
+    id,
+    asset: assetId,
+    type: seed.type,
+    text: seed.text,
+    created: now,
+    updated: now,
+    mechanism: seed.mechanism ?? 'MANUAL',
+  });
+  return id;
+}

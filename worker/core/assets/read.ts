@@ -1,0 +1,111 @@
+import type { Context } from '../deps.ts';
+import { notFound } from '../errors.ts';
+import * as build from '../model/build.ts';
+import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
+import type { AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
+import type { ReadTx } from '../store/store.ts';
+
+export interface ReadOptions {
+  /** Include fragment and file contents. Default true. */
+  transferables?: boolean;
+}
+
+export async function requireAsset(tx: ReadTx, id: string): Promise<AssetRecord> {
+  const record = await tx.get('assets', id);
+  if (!record) throw notFound('asset', id);
+  return record;
+}
+
+/** Reads what one asset links to and builds the wire Asset. */
+export async function assembleAsset(tx: ReadTx, record: AssetRecord, options: ReadOptions = {}): Promise<Asset> {
+  const [formats, contents, tags, websites, summaries, persons, annotations] = await Promise.all([
+    tx.getMany('formats', record.formats),
+    options.transferables === false ? null : tx.getMany('contents', record.formats),
+    tx.getMany('tags', record.tags),
+    tx.getMany('websites', record.websites),
+    tx.getMany('summaries', record.summaries),
+    tx.getMany('persons', record.persons),
+    tx.getMany('annotations', record.annotations),
+  ]);
+  return build.asset({
+    asset: record,
+    formats,
+    contents: contents && new Map(contents.map((c) => [c.id, c])),
+    tags,
+    websites,
+    summaries,
+    persons,
+    annotations,
+  });
+}
+
+export function getAsset(ctx: Context, id: string, options: ReadOptions = {}): Promise<Asset> {
+  return ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options));
+}
+
+async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<string, Collections[C]>> {
+  return new Map((await tx.getAll(c)).map((r) => [r.id, r]));
+}
+
+/** Every asset, built from one bulk read of each collection rather than one read per link. */
+export async function listAssets(ctx: Context, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
+  return ctx.store.read(async (tx) => {
+    const [assets, formats, contents, tags, websites, summaries, persons, annotations] = await Promise.all([
+      tx.getAll('assets'),
+      allById(tx, 'formats'),
+      options.transferables === false ? null : allById(tx, 'contents'),
+      allById(tx, 'tags'),
+      allById(tx, 'websites'),
+      allById(tx, 'summaries'),
+      allById(tx, 'persons'),
+      allById(tx, 'annotations'),
+    ]);
+    const pick = <T>(map: Map<string, T>, ids: string[]) => ids.flatMap((id) => map.get(id) ?? []);
+    const iterable = assets
+      .filter((a) => options.pseudo || !a.pseudo)
+      .sort(newestFirst)
+      .map((a) =>
+        build.asset({
+          asset: a,
+          formats: pick(formats, a.formats),
+          contents: contents && new Map<string, ContentRecord>(pick(contents, a.formats).map((c) => [c.id, c])),
+          tags: pick(tags, a.tags),
+          websites: pick(websites, a.websites),
+          summaries: pick(summaries, a.summaries),
+          persons: pick(persons, a.persons),
+          annotations: pick(annotations, a.annotations),
+        }),
+      );
+    return { iterable, indices: Object.fromEntries(iterable.map((a, i) => [a.id, i])) };
+  });
+}
+
+const newestFirst = (a: AssetRecord, b: AssetRecord) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
+
+export async function listIdentifiers(ctx: Context, options: { pseudo?: boolean } = {}): Promise<FlattenedAssets> {
+  const assets = await ctx.store.read((tx) => tx.getAll('assets'));
+  return build.references(assets.filter((a) => options.pseudo || !a.pseudo).sort(newestFirst).map((a) => a.id));
+}
+
+export async function pseudoSnapshot(ctx: Context): Promise<PseudoAssets> {
+  const assets = await ctx.store.read((tx) => tx.getAll('assets'));
+  return { identifiers: build.references(assets.filter((a) => a.pseudo).sort(newestFirst).map((a) => a.id)) };
+}
+
+export async function getFormats(ctx: Context, id: string, options: ReadOptions = {}): Promise<Formats> {
+  return { iterable: (await getAsset(ctx, id, options)).formats.iterable };
+}
+
+export async function getActivities(ctx: Context, id: string): Promise<Activities> {
+  return ctx.store.read(async (tx) => {
+    const asset = await requireAsset(tx, id);
+    const activities = await tx.getMany('activities', asset.activities);
+    return { iterable: activities.map((a) => build.activity(a, asset)) };
+  });
+}
+
+/** Conversations arrive with question answering; until then every asset has none. */
+export async function getConversations(ctx: Context, id: string): Promise<Conversations> {
+  await ctx.store.read((tx) => requireAsset(tx, id));
+  return { iterable: [], indices: {} };
+}

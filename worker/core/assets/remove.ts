@@ -1,0 +1,21 @@
+import type { Context } from '../deps.ts';
+import { commit } from '../feed/commit.ts';
+import { unlinkAll } from '../links/associate.ts';
+import { requireAsset } from './read.ts';
+
+/** Deletes the asset with its formats, contents, annotations and activities, and unlinks it. */
+export function deleteAsset(ctx: Context, id: string): Promise<string> {
+  return commit(ctx, async (tx, log) => {
+    const asset = await requireAsset(tx, id);
+    await unlinkAll(ctx, tx, asset);
+    for (const formatId of asset.formats) {
+      await tx.delete('formats', formatId);
+      await tx.delete('contents', formatId);
+    }
+    for (const annotationId of asset.annotations) await tx.delete('annotations', annotationId);
+    for (const activityId of asset.activities) await tx.delete('activities', activityId);
+    await tx.delete('assets', id);
+    log.deleted(id);
+    return id;
+  });
+}

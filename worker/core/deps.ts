@@ -1,0 +1,31 @@
+import type { Classifier } from './assets/classifier.ts';
+import type { Feed } from './feed/feed.ts';
+import type { Store } from './store/store.ts';
+
+/** Everything the runtime-agnostic core needs from its host. */
+export interface Deps {
+  store: Store;
+  feed: Feed;
+  classifier: Classifier;
+  /** The path prefix every route is mounted under. Default `/api`. */
+  base?: string;
+  now?: () => Date;
+  newId?: () => string;
+  /** Request bodies larger than this are refused with 413. Default 16 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** Deps with every default filled in: what domain services receive. */
+export type Context = Required<Deps>;
+
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export function withDefaults(deps: Deps): Context {
+  return {
+    base: '/api',
+    now: () => new Date(),
+    newId: () => crypto.randomUUID(),
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    ...deps,
+  };
+}

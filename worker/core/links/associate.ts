@@ -1,0 +1,64 @@
+import { recordActivity, type AssetEvent } from '../assets/activity.ts';
+import { requireAsset } from '../assets/read.ts';
+import type { Context } from '../deps.ts';
+import { commit } from '../feed/commit.ts';
+import { notFound } from '../errors.ts';
+import type { AssetRecord } from '../store/records.ts';
+import type { WriteTx } from '../store/store.ts';
+
+/** The things an asset links to by id; each record lists its assets and the asset lists it. */
+export const LINKS = {
+  tags: { noun: 'tag', added: 'tagAdded', removed: 'tagDeleted' },
+  websites: { noun: 'website', added: 'linkAdded', removed: 'linkDeleted' },
+  summaries: { noun: 'workstream summary', added: 'updated', removed: 'updated' },
+  persons: { noun: 'person', added: 'updated', removed: 'updated' },
+} as const satisfies Record<string, { noun: string; added: AssetEvent; removed: AssetEvent }>;
+
+export type LinkKind = keyof typeof LINKS;
+
+/**
+ * Links or unlinks inside the caller's transaction, keeping both sides in step. Returns whether
+ * anything changed; the caller puts the asset record (the other side is put here).
+ */
+export async function setLink(
+  ctx: Context,
+  tx: WriteTx,
+  asset: AssetRecord,
+  kind: LinkKind,
+  otherId: string,
+  linked: boolean,
+): Promise<boolean> {
+  const other = await tx.get(kind, otherId);
+  if (!other) throw notFound(LINKS[kind].noun, otherId);
+  const ids = asset[kind];
+  if (ids.includes(otherId) === linked) return false;
+  asset[kind] = linked ? [...ids, otherId] : ids.filter((id) => id !== otherId);
+  other.assets = linked ? [...other.assets, asset.id] : other.assets.filter((id) => id !== asset.id);
+  other.updated = ctx.now().toISOString();
+  await tx.put(kind, other as never);
+  await recordActivity(ctx, tx, asset, linked ? LINKS[kind].added : LINKS[kind].removed);
+  return true;
+}
+
+/** The associate / disassociate operations: one transaction, one change event when it changed. */
+export function changeLink(ctx: Context, kind: LinkKind, assetId: string, otherId: string, linked: boolean): Promise<void> {
+  return commit(ctx, async (tx, log) => {
+    const asset = await requireAsset(tx, assetId);
+    if (await setLink(ctx, tx, asset, kind, otherId, linked)) {
+      await tx.put('assets', asset);
+      log.updated(asset.id);
+    }
+  });
+}
+
+/** Removes an asset from every record that links to it (before the asset itself is deleted). */
+export async function unlinkAll(ctx: Context, tx: WriteTx, asset: AssetRecord): Promise<void> {
+  const now = ctx.now().toISOString();
+  for (const kind of Object.keys(LINKS) as LinkKind[]) {
+    for (const other of await tx.getMany(kind, asset[kind])) {
+      other.assets = other.assets.filter((id) => id !== asset.id);
+      other.updated = now;
+      await tx.put(kind, other as never);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { requireAsset } from '../assets/read.ts';
+import type { Context } from '../deps.ts';
+import { commit } from '../feed/commit.ts';
+import * as build from '../model/build.ts';
+import type {
+  MechanismEnum,
+  SeededTag,
+  SeededWebsite,
+  SeededWorkstreamSummary,
+  Tag,
+  Tags,
+  Website,
+  Websites,
+  WorkstreamSummaries,
+  WorkstreamSummary,
+} from '../model/schemas.ts';
+import type { TagRecord, WebsiteRecord } from '../store/records.ts';
+import type { WriteTx } from '../store/store.ts';
+import { setLink, type LinkKind } from './associate.ts';
+
+/** Tags, websites and workstream summaries: created on their own or from seed metadata, and listed. */
+
+/** Tags are labels: the same text (ignoring case) is the same tag. */
+export async function findOrCreateTag(
+  ctx: Context,
+  tx: WriteTx,
+  seed: { text: string; mechanism?: MechanismEnum | null; category?: TagCategoryInput },
+): Promise<TagRecord> {
+  const text = seed.text.trim();
+  const existing = (await tx.getAll('tags')).find((t) => t.text.toLowerCase() === text.toLowerCase());
+  if (existing) return existing;
+  const now = ctx.now().toISOString();
+  const tag: TagRecord = {
+    id: ctx.newId(),
+    text,
+    category: seed.category ?? 'UNKNOWN',
+    created: now,
+    updated: now,
+    mechanisms: {},
+    assets: [],
+  };
+  await tx.put('tags', tag);
+  return tag;
+}
+type TagCategoryInput = TagRecord['category'] | null;
+
+/** Websites are identified by their URL. */
+export async function findOrCreateWebsite(
+  ctx: Context,
+  tx: WriteTx,
+  seed: { url: string; name: string; mechanism?: MechanismEnum | null },
+): Promise<WebsiteRecord> {
+  const existing = (await tx.getAll('websites')).find((w) => w.url === seed.url);
+  if (existing) return existing;
+  const now = ctx.now().toISOString();
+  const website: WebsiteRecord = { id: ctx.newId(), url: seed.url, name: seed.name, created: now, updated: now, mechanisms: {}, assets: [] };
+  await tx.put('websites', website);
+  return website;
+}
+
+/** Links a new record to the asset a seed names, if it names one. */
+async function linkSeededAsset(ctx: Context, tx: WriteTx, kind: LinkKind, id: string, assetId: string | null | undefined) {
+  if (!assetId) return false;
+  const asset = await requireAsset(tx, assetId);
+  if (await setLink(ctx, tx, asset, kind, id, true)) {
+    await tx.put('assets', asset);
+    return true;
+  }
+  return false;
+}
+
+export function createTag(ctx: Context, seed: SeededTag): Promise<Tag> {
+  return commit(ctx, async (tx, log) => {
+    const tag = await findOrCreateTag(ctx, tx, seed);
+    if (await linkSeededAsset(ctx, tx, 'tags', tag.id, seed.asset)) log.updated(seed.asset!);
+    return build.tag((await tx.get('tags', tag.id))!);
+  });
+}
+
+export function createWebsite(ctx: Context, seed: SeededWebsite): Promise<Website> {
+  return commit(ctx, async (tx, log) => {
+    const website = await findOrCreateWebsite(ctx, tx, seed);
+    if (await linkSeededAsset(ctx, tx, 'websites', website.id, seed.asset)) log.updated(seed.asset!);
+    return build.website((await tx.get('websites', website.id))!);
+  });
+}
+
+export function createSummary(ctx: Context, seed: SeededWorkstreamSummary): Promise<WorkstreamSummary> {
+  return commit(ctx, async (tx, log) => {
+    const now = ctx.now().toISOString();
+    const id = ctx.newId();
+    await tx.put('summaries', {
+      id,
+      name: seed.name,
+      created: now,
+      updated: now,
+      model: seed.model,
+      mechanism: seed.mechanism ?? undefined,
+      assets: [],
+    });
+    for (const { id: assetId } of seed.assets?.iterable ?? []) {
+      if (await linkSeededAsset(ctx, tx, 'summaries', id, assetId)) log.updated(assetId);
+    }
+    return build.summary((await tx.get('summaries', id))!);
+  });
+}
+
+export async function listTags(ctx: Context): Promise<Tags> {
+  const tags = await ctx.store.read((tx) => tx.getAll('tags'));
+  return build.collectionOf(tags, build.tag);
+}
+
+export async function listWebsites(ctx: Context): Promise<Websites> {
+  const websites = await ctx.store.read((tx) => tx.getAll('websites'));
+  return build.collectionOf(websites, build.website);
+}
+
+export async function listSummaries(ctx: Context): Promise<WorkstreamSummaries> {
+  const summaries = await ctx.store.read((tx) => tx.getAll('summaries'));
+  return build.collectionOf(summaries, build.summary);
+}

@@ -1,0 +1,216 @@
+import type {
+  Activity,
+  Annotation,
+  Asset,
+  FlattenedAsset,
+  FlattenedFormat,
+  Format,
+  GroupedTimestamp,
+  Person,
+  Tag,
+  Website,
+  WorkstreamSummary,
+} from './schemas.ts';
+import type {
+  ActivityRecord,
+  AnnotationRecord,
+  AssetRecord,
+  ContentRecord,
+  FormatRecord,
+  PersonRecord,
+  SummaryRecord,
+  TagRecord,
+  WebsiteRecord,
+} from '../store/records.ts';
+
+/** Builders of wire objects from stored records. Pure functions: no storage access. */
+
+export function timestamp(iso: string): GroupedTimestamp {
+  return { value: iso, readable: `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` };
+}
+
+/** A Flattened<X>s: references by id, with `indices` (id -> position), which real clients read. */
+export function references(ids: readonly string[]) {
+  return {
+    iterable: ids.map((id) => ({ id })),
+    indices: Object.fromEntries(ids.map((id, i) => [id, i])),
+  };
+}
+
+export function flattenedAsset(a: AssetRecord): FlattenedAsset {
+  return {
+    id: a.id,
+    name: a.name,
+    creator: a.creator,
+    created: timestamp(a.created),
+    updated: timestamp(a.updated),
+    mechanism: a.mechanism,
+    formats: references(a.formats),
+    preview: { ...a.preview },
+    original: a.original,
+    score: { ...a.score },
+    pseudo: a.pseudo,
+    favorited: a.favorited,
+    discovered: a.discovered,
+    tags: references(a.tags),
+    websites: references(a.websites),
+    persons: references(a.persons),
+    annotations: references(a.annotations),
+    summaries: references(a.summaries),
+    activities: references(a.activities),
+    conversations: references(a.conversations),
+  };
+}
+
+/** The content slot of a format; without `content` (transferables=false) only its metadata. */
+function payload(f: FormatRecord, content: ContentRecord | undefined) {
+  if (content) return { fragment: content.fragment, file: content.file };
+  if (!f.metadata) return {};
+  return f.kind === 'fragment' ? { fragment: { metadata: f.metadata } } : { file: { metadata: f.metadata } };
+}
+
+function formatBase(f: FormatRecord) {
+  return {
+    id: f.id,
+    creator: f.creator,
+    classification: { ...f.classification },
+    role: f.role,
+    application: { ...f.application },
+    bytes: { ...f.bytes },
+    created: timestamp(f.created),
+    updated: timestamp(f.updated),
+  };
+}
+
+export function flattenedFormat(f: FormatRecord, content?: ContentRecord): FlattenedFormat {
+  return { ...formatBase(f), asset: f.asset, ...payload(f, content) } as FlattenedFormat;
+}
+
+export function format(f: FormatRecord, asset: AssetRecord, content?: ContentRecord): Format {
+  return { ...formatBase(f), asset: flattenedAsset(asset), ...payload(f, content) } as Format;
+}
+
+export function tag(t: TagRecord): Tag {
+  return {
+    id: t.id,
+    text: t.text,
+    category: t.category,
+    created: timestamp(t.created),
+    updated: timestamp(t.updated),
+    mechanisms: { ...t.mechanisms },
+    assets: references(t.assets),
+  };
+}
+
+export function website(w: WebsiteRecord): Website {
+  return {
+    id: w.id,
+    url: w.url,
+    name: w.name,
+    created: timestamp(w.created),
+    updated: timestamp(w.updated),
+    mechanisms: { ...w.mechanisms },
+    assets: references(w.assets),
+  };
+}
+
+export function summary(s: SummaryRecord): WorkstreamSummary {
+  return {
+    id: s.id,
+    name: s.name,
+    created: timestamp(s.created),
+    updated: timestamp(s.updated),
+    model: s.model,
+    mechanism: s.mechanism,
+    assets: references(s.assets),
+  };
+}
+
+export function person(p: PersonRecord): Person {
+  return {
+    id: p.id,
+    type: p.type,
+    created: timestamp(p.created),
+    updated: timestamp(p.updated),
+    mechanisms: { ...p.mechanisms },
+    assets: references(p.assets),
+  };
+}
+
+export function annotation(a: AnnotationRecord): Annotation {
+  return {
+    id: a.id,
+    type: a.type,
+    text: a.text,
+    created: timestamp(a.created),
+    updated: timestamp(a.updated),
+    mechanism: a.mechanism,
+    asset: { id: a.asset },
+  };
+}
+
+export function activity(r: ActivityRecord, asset?: AssetRecord): Activity {
+  return {
+    id: r.id,
+    created: timestamp(r.created),
+    updated: timestamp(r.updated),
+    event: r.event,
+    application: r.application,
+    mechanism: r.mechanism,
+    asset: asset ? flattenedAsset(asset) : undefined,
+  };
+}
+
+/** Everything an Asset is built from. `contents` is null when transferables are left out. */
+export interface AssetParts {
+  asset: AssetRecord;
+  formats: FormatRecord[];
+  contents: Map<string, ContentRecord> | null;
+  tags: TagRecord[];
+  websites: WebsiteRecord[];
+  summaries: SummaryRecord[];
+  persons: PersonRecord[];
+  annotations: AnnotationRecord[];
+}
+
+/** A full collection (Tags, Websites, …): the built records with their `indices`. */
+export function collectionOf<T extends { id: string }, W>(records: readonly T[], build: (r: T) => W) {
+  return {
+    iterable: records.map(build),
+    indices: Object.fromEntries(records.map((r, i) => [r.id, i])),
+  };
+}
+
+export function asset(parts: AssetParts): Asset {
+  const a = parts.asset;
+  const byId = new Map(parts.formats.map((f) => [f.id, f]));
+  const content = (id: string) => parts.contents?.get(id);
+  const referenced = (id: string) => {
+    const f = byId.get(id);
+    return f ? { id, reference: flattenedFormat(f, content(id)) } : { id };
+  };
+  return {
+    id: a.id,
+    name: a.name,
+    creator: a.creator,
+    created: timestamp(a.created),
+    updated: timestamp(a.updated),
+    mechanism: a.mechanism,
+    formats: { iterable: parts.formats.map((f) => format(f, a, content(f.id))) },
+    preview: {
+      base: referenced(a.preview.base),
+      ...(a.preview.overlay ? { overlay: referenced(a.preview.overlay) } : {}),
+    },
+    original: referenced(a.original),
+    score: { ...a.score },
+    pseudo: a.pseudo,
+    favorited: a.favorited,
+    discovered: a.discovered,
+    tags: collectionOf(parts.tags, tag),
+    websites: collectionOf(parts.websites, website),
+    persons: collectionOf(parts.persons, person),
+    annotations: collectionOf(parts.annotations, annotation),
+    summaries: collectionOf(parts.summaries, summary),
+    conversations: { iterable: [], indices: {} },
+  } as Asset;
+}

@@ -1,0 +1,57 @@
+import { Hono, type Context as HonoContext } from 'hono';
+import { exportAsset, parseExportType } from '../assets/export.ts';
+import { getActivities, getAsset, getConversations, getFormats } from '../assets/read.ts';
+import { incrementScores } from '../assets/scores.ts';
+import { reclassifyAsset, updateAsset } from '../assets/update.ts';
+import type { Context } from '../deps.ts';
+import { badRequest } from '../errors.ts';
+import { changeLink, type LinkKind } from '../links/associate.ts';
+import { AssetReclassificationSchema, AssetSchema, SeededAccessorSchema, SeededScoreIncrementSchema } from '../model/schemas.ts';
+import { queryFlag, readBody, requireBody } from './http.ts';
+
+/** An update names the asset by id; every other field is optional but checked when present. */
+const AssetUpdateSchema = AssetSchema.partial().required({ id: true });
+
+/** The path segment of each link kind in `/asset/{asset}/{kind}/associate/{id}`. */
+const LINK_PATHS: Record<string, LinkKind> = { tags: 'tags', websites: 'websites', workstream_summaries: 'summaries' };
+
+/** The single-asset operations under `/asset`. */
+export function assetRoutes(ctx: Context) {
+  const app = new Hono();
+  const transferables = (c: HonoContext) => ({ transferables: queryFlag(c, 'transferables', true) });
+
+  app.post('/update', async (c) => {
+    const input = await requireBody(c, AssetUpdateSchema, ctx.maxBodyBytes, 'Asset');
+    return c.json(await updateAsset(ctx, input, transferables(c)));
+  });
+  app.post('/reclassify', async (c) => {
+    const input = await requireBody(c, AssetReclassificationSchema, ctx.maxBodyBytes, 'AssetReclassification');
+    return c.json(await reclassifyAsset(ctx, input, transferables(c)));
+  });
+
+  app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
+  app.post('/:asset', async (c) => {
+    // The accessor says who reads; there is one local user, so it is checked and otherwise unused.
+    await readBody(c, SeededAccessorSchema, ctx.maxBodyBytes);
+    return c.json(await getAsset(ctx, c.req.param('asset'), transferables(c)));
+  });
+  app.get('/:asset/formats', async (c) => c.json(await getFormats(ctx, c.req.param('asset'), transferables(c))));
+  app.get('/:asset/activities', async (c) => c.json(await getActivities(ctx, c.req.param('asset'))));
+  app.get('/:asset/conversations', async (c) => c.json(await getConversations(ctx, c.req.param('asset'))));
+  app.get('/:asset/export', async (c) => {
+    const type = parseExportType(c.req.query('export_type'));
+    return c.json(await exportAsset(ctx, c.req.param('asset'), type));
+  });
+  app.post('/:asset/scores/increment', async (c) => {
+    const increment = await readBody(c, SeededScoreIncrementSchema, ctx.maxBodyBytes);
+    await incrementScores(ctx, c.req.param('asset'), increment);
+    return c.body(null, 204);
+  });
+  app.post('/:asset/:kind/:action{associate|disassociate}/:id', async (c) => {
+    const kind = LINK_PATHS[c.req.param('kind')];
+    if (!kind) throw badRequest(`Cannot associate '${c.req.param('kind')}'; use tags, websites or workstream_summaries.`);
+    await changeLink(ctx, kind, c.req.param('asset'), c.req.param('id'), c.req.param('action') === 'associate');
+    return c.body(null, 204);
+  });
+  return app;
+}

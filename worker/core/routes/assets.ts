@@ -1,0 +1,44 @@
+import { Hono } from 'hono';
+import { createAsset } from '../assets/create.ts';
+import { draftSeed } from '../assets/draft.ts';
+import { getAsset, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
+import { deleteAsset } from '../assets/remove.ts';
+import type { Context } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import { SeedSchema } from '../model/schemas.ts';
+import { queryFlag, readBody } from './http.ts';
+
+/** Paths the API defines whose features arrive with later work: a clear 501, not a 404. */
+const notYet = (feature: string) => () => {
+  throw new ApiError(501, 'not_implemented', `${feature} is not implemented yet.`);
+};
+
+/** The collection operations under `/assets`. */
+export function assetsRoutes(ctx: Context) {
+  const app = new Hono();
+  const transferables = (c: Parameters<typeof queryFlag>[0]) => ({ transferables: queryFlag(c, 'transferables', true) });
+
+  app.post('/create', async (c) => c.json(await createAsset(ctx, await readBody(c, SeedSchema, ctx.maxBodyBytes), transferables(c))));
+  app.post('/draft', async (c) => {
+    const seed = await readBody(c, SeedSchema, ctx.maxBodyBytes);
+    return c.json(await draftSeed(ctx, seed));
+  });
+  app.get('/identifiers', async (c) => c.json(await listIdentifiers(ctx, { pseudo: queryFlag(c, 'pseudo', false) })));
+  app.get('/pseudo', async (c) => c.json(await pseudoSnapshot(ctx)));
+
+  app.on(['GET', 'POST'], '/search', notYet('Asset search'));
+  app.on(['GET', 'POST'], '/related', notYet('Related assets'));
+  app.on(['GET', 'POST'], '/recommended', notYet('Recommended assets'));
+  app.get('/stream', notYet('The asset stream'));
+  app.get('/stream/*', notYet('The asset stream'));
+
+  app.get('/', async (c) => {
+    const options = { ...transferables(c), pseudo: queryFlag(c, 'pseudo', false) };
+    if (queryFlag(c, 'suggested', false)) notYet('Suggested assets')();
+    return c.json(await listAssets(ctx, options));
+  });
+  app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
+  app.get('/:asset/formats', async (c) => c.json(await getFormats(ctx, c.req.param('asset'), transferables(c))));
+  app.post('/:asset/delete', async (c) => c.text(await deleteAsset(ctx, c.req.param('asset'))));
+  return app;
+}

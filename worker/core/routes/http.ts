@@ -1,0 +1,80 @@
+import type { Context as HonoContext } from 'hono';
+import type { z } from 'zod';
+import { ApiError, badRequest, invalid } from '../errors.ts';
+
+/** Request parsing shared by every route: query flags, bodies (size, syntax, schema), path ids. */
+
+const TRUE = new Set(['true', '1']);
+const FALSE = new Set(['false', '0']);
+
+/** A boolean query parameter; anything but true/false/1/0 is a 400. */
+export function queryFlag(c: HonoContext, name: string, fallback: boolean): boolean {
+  const value = c.req.query(name);
+  if (value === undefined || value === '') return fallback;
+  if (TRUE.has(value)) return true;
+  if (FALSE.has(value)) return false;
+  throw badRequest(`Query parameter '${name}' must be true or false; got '${value}'.`, 'invalid_parameter');
+}
+
+/** Reads the request body as text, refusing more than `limit` bytes without buffering them. */
+async function readText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) throw tooLarge(limit);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+const tooLarge = (limit: number) =>
+  new ApiError(413, 'body_too_large', `The request body is larger than the limit of ${limit} bytes.`);
+
+/**
+ * The JSON body, validated against a contract schema. Malformed JSON is a 400; content that does
+ * not fit the schema (missing fields, wrong types, unknown enum strings) is a 422. An empty body
+ * gives `undefined` (the contract makes most bodies optional; the service decides what it needs).
+ */
+export async function readBody<S extends z.ZodType>(c: HonoContext, schema: S, limit: number): Promise<z.infer<S> | undefined> {
+  const text = await readText(c.req.raw, limit);
+  if (text.trim() === '') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`The body is not valid JSON: ${(error as Error).message}`, 'malformed_json');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
+  return parsed.data;
+}
+
+/** Like readBody, for operations that cannot do anything without a body. */
+export async function requireBody<S extends z.ZodType>(c: HonoContext, schema: S, limit: number, what: string): Promise<z.infer<S>> {
+  const body = await readBody(c, schema, limit);
+  if (body === undefined) throw invalid(`The request needs a ${what} body.`, 'missing_body');
+  return body;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .join('; ');
+}

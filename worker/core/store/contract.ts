@@ -1,0 +1,141 @@
+import type { TagRecord } from './records.ts';
+import type { Store } from './store.ts';
+
+/**
+ * The behaviour every Store must have, as plain async cases with no test framework, so the same
+ * body runs under vitest in Node (memory store, IndexedDB on fake-indexeddb) and in Chromium
+ * (real IndexedDB). A case throws on failure.
+ */
+export interface StoreHarness {
+  /** A new, empty store. */
+  open(): Promise<Store>;
+  /** The same data seen through a freshly opened store, as after a worker restart; closes `store`. */
+  reopen(store: Store): Promise<Store>;
+}
+
+export interface StoreCase {
+  name: string;
+  run(harness: StoreHarness): Promise<void>;
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`store contract: ${message}`);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function tag(id: string, text = id): TagRecord {
+  return { id, text, category: 'UNKNOWN', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', mechanisms: {}, assets: [] };
+}
+
+export const storeContract: StoreCase[] = [
+  {
+    name: 'a committed put can be read back, and a missing id reads as undefined',
+    async run({ open }) {
+      const store = await open();
+      await store.write((tx) => tx.put('tags', tag('a', 'alpha')));
+      check(same(await store.read((tx) => tx.get('tags', 'a')), tag('a', 'alpha')), 'get returns what was put');
+      check((await store.read((tx) => tx.get('tags', 'missing'))) === undefined, 'missing id is undefined');
+      store.close();
+    },
+  },
+  {
+    name: 'records come out as copies: changing one does not change the store',
+    async run({ open }) {
+      const store = await open();
+      const record = tag('a');
+      await store.write((tx) => tx.put('tags', record));
+      record.text = 'changed after put';
+      const read = (await store.read((tx) => tx.get('tags', 'a')))!;
+      read.assets.push('x');
+      const again = (await store.read((tx) => tx.get('tags', 'a')))!;
+      check(again.text === 'a' && again.assets.length === 0, 'stored record is isolated from callers');
+      store.close();
+    },
+  },
+  {
+    name: 'getAll lists by id order; getMany keeps the order asked and skips missing ids',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        for (const id of ['c', 'a', 'b']) await tx.put('tags', tag(id));
+      });
+      const all = await store.read((tx) => tx.getAll('tags'));
+      check(same(all.map((t) => t.id), ['a', 'b', 'c']), `getAll order, got ${all.map((t) => t.id)}`);
+      const many = await store.read((tx) => tx.getMany('tags', ['c', 'zz', 'a']));
+      check(same(many.map((t) => t.id), ['c', 'a']), `getMany order, got ${many.map((t) => t.id)}`);
+      check((await store.read((tx) => tx.getAll('websites'))).length === 0, 'other collections stay empty');
+      store.close();
+    },
+  },
+  {
+    name: 'a write sees its own puts and deletes before it commits',
+    async run({ open }) {
+      const store = await open();
+      await store.write((tx) => tx.put('tags', tag('gone')));
+      const seen = await store.write(async (tx) => {
+        await tx.put('tags', tag('new'));
+        await tx.delete('tags', 'gone');
+        return { got: await tx.get('tags', 'new'), gone: await tx.get('tags', 'gone'), all: await tx.getAll('tags') };
+      });
+      check(seen.got?.id === 'new', 'own put visible');
+      check(seen.gone === undefined, 'own delete visible');
+      check(same(seen.all.map((t) => t.id), ['new']), 'getAll inside the write reflects it');
+      store.close();
+    },
+  },
+  {
+    name: 'a write that throws commits nothing and rethrows',
+    async run({ open }) {
+      const store = await open();
+      await store.write((tx) => tx.put('tags', tag('kept', 'before')));
+      let caught: unknown;
+      try {
+        await store.write(async (tx) => {
+          await tx.put('tags', tag('kept', 'after'));
+          await tx.put('tags', tag('extra'));
+          await tx.delete('tags', 'kept');
+          throw new Error('boom');
+        });
+      } catch (error) {
+        caught = error;
+      }
+      check(caught instanceof Error && caught.message === 'boom', 'the error reaches the caller');
+      const all = await store.read((tx) => tx.getAll('tags'));
+      check(same(all, [tag('kept', 'before')]), `nothing of the failed write is stored, got ${JSON.stringify(all)}`);
+      store.close();
+    },
+  },
+  {
+    name: 'concurrent writes run one at a time (read-modify-write keeps every increment)',
+    async run({ open }) {
+      const store = await open();
+      await store.write((tx) => tx.put('meta', { id: 'n', value: 0 }));
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          store.write(async (tx) => {
+            const n = Number((await tx.get('meta', 'n'))?.value);
+            await tx.put('meta', { id: 'n', value: n + 1 });
+          }),
+        ),
+      );
+      const n = (await store.read((tx) => tx.get('meta', 'n')))?.value;
+      check(n === 10, `ten increments, got ${n}`);
+      store.close();
+    },
+  },
+  {
+    name: 'committed data survives reopening the store',
+    async run({ open, reopen }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        await tx.put('tags', tag('a'));
+        await tx.put('meta', { id: 'seq', value: 7 });
+      });
+      const again = await reopen(store);
+      check((await again.read((tx) => tx.get('tags', 'a')))?.id === 'a', 'record survives');
+      check((await again.read((tx) => tx.get('meta', 'seq')))?.value === 7, 'meta survives');
+      again.close();
+    },
+  },
+];

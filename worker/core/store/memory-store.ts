@@ -1,0 +1,69 @@
+import { COLLECTIONS, type CollectionName, type Collections } from './records.ts';
+import type { ReadTx, Store, WriteTx } from './store.ts';
+
+type Tables = { [C in CollectionName]: Map<string, Collections[C]> };
+
+/** A Store held in memory: for tests, and for hosts without persistent storage. */
+export class MemoryStore implements Store {
+  private tables = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Tables;
+  /** Writes run one at a time, as they do in IndexedDB. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+    return fn(this.reader((c, id) => this.tables[c].get(id)));
+  }
+
+  write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    const run = async () => {
+      // Staged changes: a value, or null for a delete. Applied only when fn resolves.
+      const staged = new Map<CollectionName, Map<string, unknown>>();
+      const lookup = (c: CollectionName, id: string) => {
+        const change = staged.get(c);
+        if (change?.has(id)) return change.get(id) ?? undefined;
+        return this.tables[c].get(id);
+      };
+      const stage = (c: CollectionName, id: string, value: unknown) => {
+        if (!staged.has(c)) staged.set(c, new Map());
+        staged.get(c)!.set(id, value);
+      };
+      const tx: WriteTx = {
+        ...this.reader(lookup as never, staged),
+        put: async (c, record) => stage(c, record.id, structuredClone(record)),
+        delete: async (c, id) => stage(c, id, null),
+      };
+      const result = await fn(tx);
+      for (const [c, changes] of staged) {
+        const table = this.tables[c] as Map<string, unknown>;
+        for (const [id, value] of changes) {
+          if (value === null) table.delete(id);
+          else table.set(id, value);
+        }
+      }
+      return result;
+    };
+    const result = this.queue.then(run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  close(): void {}
+
+  private reader(
+    lookup: <C extends CollectionName>(c: C, id: string) => Collections[C] | undefined,
+    staged?: Map<CollectionName, Map<string, unknown>>,
+  ): ReadTx {
+    return {
+      get: async (c, id) => clone(lookup(c, id)),
+      getMany: async (c, ids) => ids.map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
+      getAll: async (c) => {
+        const ids = new Set(this.tables[c].keys());
+        for (const id of staged?.get(c)?.keys() ?? []) ids.add(id);
+        return [...ids].sort().map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!);
+      },
+    };
+  }
+}
+
+function clone<T>(value: T | undefined): T | undefined {
+  return value === undefined ? undefined : structuredClone(value);
+}

@@ -1,0 +1,160 @@
+import type {
+  Application,
+  ByteDescriptor,
+  Classification,
+  FileMetadata,
+  FileFormat,
+  FragmentFormat,
+  FragmentMetadata,
+  MechanismEnum,
+  Model,
+  PersonType,
+  Role,
+  Score,
+  AnnotationTypeEnum,
+  TagCategoryEnum,
+  SeededConnectorTracking,
+} from '../model/schemas.ts';
+
+/**
+ * What the store keeps. Records are compact and normalised (links are id lists on both sides);
+ * `model/build.ts` turns them into wire objects. Timestamps are ISO strings.
+ * Content lives in `contents`, apart from format metadata, so `transferables=false` never reads it.
+ */
+export interface AssetRecord {
+  id: string;
+  name?: string;
+  creator: string;
+  created: string;
+  updated: string;
+  mechanism: MechanismEnum;
+  original: string;
+  preview: { base: string; overlay?: string };
+  formats: string[];
+  tags: string[];
+  websites: string[];
+  summaries: string[];
+  persons: string[];
+  annotations: string[];
+  activities: string[];
+  conversations: string[];
+  score: Score;
+  pseudo: boolean;
+  favorited?: boolean;
+  discovered?: boolean;
+}
+
+export interface FormatRecord {
+  id: string;
+  asset: string;
+  creator: string;
+  created: string;
+  updated: string;
+  classification: Classification;
+  role: Role;
+  application: Application;
+  bytes: ByteDescriptor;
+  /** Which content slot holds the payload; metadata stays with the format so listings show it. */
+  kind: 'fragment' | 'file';
+  metadata?: FragmentMetadata | FileMetadata;
+}
+
+export interface ContentRecord {
+  /** The format id. */
+  id: string;
+  fragment?: FragmentFormat;
+  file?: FileFormat;
+}
+
+export interface TagRecord {
+  id: string;
+  text: string;
+  category: TagCategoryEnum;
+  created: string;
+  updated: string;
+  mechanisms: Record<string, MechanismEnum>;
+  assets: string[];
+}
+
+export interface WebsiteRecord {
+  id: string;
+  url: string;
+  name: string;
+  created: string;
+  updated: string;
+  mechanisms: Record<string, MechanismEnum>;
+  assets: string[];
+}
+
+export interface SummaryRecord {
+  id: string;
+  name: string;
+  created: string;
+  updated: string;
+  model: Model;
+  mechanism?: MechanismEnum;
+  assets: string[];
+}
+
+export interface PersonRecord {
+  id: string;
+  type: PersonType;
+  created: string;
+  updated: string;
+  mechanisms: Record<string, MechanismEnum>;
+  assets: string[];
+}
+
+export interface AnnotationRecord {
+  id: string;
+  asset: string;
+  type: AnnotationTypeEnum;
+  text: string;
+  created: string;
+  updated: string;
+  mechanism: MechanismEnum;
+}
+
+export interface ActivityRecord {
+  id: string;
+  asset: string;
+  created: string;
+  updated: string;
+  event: SeededConnectorTracking;
+  application: Application;
+  mechanism: MechanismEnum;
+}
+
+/** Small keyed values the service keeps for itself (the change sequence number, settings). */
+export interface MetaRecord {
+  id: string;
+  value: unknown;
+}
+
+export interface Collections {
+  assets: AssetRecord;
+  formats: FormatRecord;
+  contents: ContentRecord;
+  tags: TagRecord;
+  websites: WebsiteRecord;
+  summaries: SummaryRecord;
+  persons: PersonRecord;
+  annotations: AnnotationRecord;
+  activities: ActivityRecord;
+  meta: MetaRecord;
+}
+
+export type CollectionName = keyof Collections;
+
+export const COLLECTIONS: readonly CollectionName[] = [
+  'assets',
+  'formats',
+  'contents',
+  'tags',
+  'websites',
+  'summaries',
+  'persons',
+  'annotations',
+  'activities',
+  'meta',
+];

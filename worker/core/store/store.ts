@@ -1,0 +1,26 @@
+import type { CollectionName, Collections } from './records.ts';
+
+export interface ReadTx {
+  get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined>;
+  getMany<C extends CollectionName>(collection: C, ids: readonly string[]): Promise<Collections[C][]>;
+  getAll<C extends CollectionName>(collection: C): Promise<Collections[C][]>;
+}
+
+export interface WriteTx extends ReadTx {
+  put<C extends CollectionName>(collection: C, record: Collections[C]): Promise<void>;
+  delete(collection: CollectionName, id: string): Promise<void>;
+}
+
+/**
+ * Where Tessera keeps its records. Every implementation passes `store/contract.ts`.
+ *
+ * `write` runs `fn` as one atomic transaction: either everything it put or deleted is committed, or
+ * (when `fn` throws) nothing is, and the error is rethrown. `fn` may await only the transaction's
+ * own calls (an IndexedDB transaction commits as soon as it has nothing pending), so do any other
+ * async work before opening it. Records go in and come out as copies.
+ */
+export interface Store {
+  read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T>;
+  write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
+  close(): void;
+}
