@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
@@ -58,6 +60,37 @@ function serviceWorker(): Plugin {
   };
 }
 
+/**
+ * Files that ship inside npm packages and the worker fetches at run time, served from the package
+ * (dev) and copied into the build, so no copy of them lives in the repository.
+ */
+const PACKAGED_FILES = [{ from: 'node_modules/@vscode/vscode-languagedetection/model', to: '/models/vscode-languagedetection/' }];
+
+const CONTENT_TYPES: Record<string, string> = { '.json': 'application/json', '.bin': 'application/octet-stream' };
+
+function packagedFiles(): Plugin {
+  return {
+    name: 'tessera:packaged-files',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = req.url?.split('?')[0] ?? '';
+        const entry = PACKAGED_FILES.find((e) => path.startsWith(e.to));
+        const name = entry && path.slice(entry.to.length);
+        if (!entry || !name || !readdirSync(join(repoRoot, entry.from)).includes(name)) return next();
+        res.setHeader('Content-Type', CONTENT_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream');
+        res.end(readFileSync(join(repoRoot, entry.from, name)));
+      });
+    },
+    generateBundle() {
+      for (const entry of PACKAGED_FILES) {
+        for (const name of readdirSync(join(repoRoot, entry.from))) {
+          this.emitFile({ type: 'asset', fileName: `${entry.to.slice(1)}${name}`, source: readFileSync(join(repoRoot, entry.from, name)) });
+        }
+      }
+    },
+  };
+}
+
 // The page root is app/ so that app/index.html is served at `/` and the worker at `/sw.js`.
 // appType 'mpa': an unknown path is a 404 in dev too (no index.html fallback), like scripts/serve.mjs,
 // so a request under /api from a page that is not yet controlled never gets HTML with a 200.
@@ -70,5 +103,5 @@ export default defineConfig({
     outDir: `${repoRoot}dist`,
     emptyOutDir: true,
   },
-  plugins: [serviceWorker()],
+  plugins: [serviceWorker(), packagedFiles()],
 });

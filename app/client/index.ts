@@ -29,8 +29,8 @@ const CLAIM_RETRY_MS = 1000;
 const HEALTH_ATTEMPTS = 20;
 
 let registered: Registered | undefined;
-let announce: (value: Registered) => void = () => {};
-const whenRegistered = new Promise<Registered>((resolve) => (announce = resolve));
+let announce: () => void = () => {};
+const firstRegister = new Promise<void>((resolve) => (announce = resolve));
 let readiness: Promise<void> | undefined;
 
 /**
@@ -50,8 +50,13 @@ export function register(options: RegisterOptions = {}): Promise<void> {
     return Promise.reject(new Error('tessera: service workers are not available (a secure context is required)'));
   }
   const registration = navigator.serviceWorker.register(scriptUrl, { type: 'module', scope: '/' });
-  registered = { base, scriptUrl, registration };
-  announce(registered);
+  const entry: Registered = { base, scriptUrl, registration };
+  registered = entry;
+  // A failed registration (offline first visit, script error) may be retried by calling register() again.
+  registration.catch(() => {
+    if (registered === entry) registered = undefined;
+  });
+  announce();
   return registration.then(() => undefined);
 }
 
@@ -64,11 +69,14 @@ export function register(options: RegisterOptions = {}): Promise<void> {
  *
  * `ready()` never registers by itself: called before `register()`, it waits until `register()` is called,
  * so the options live in one place. It rejects if registration fails or the worker never answers `ok`;
- * a later call tries again.
+ * a later call (after a new `register()` if registration failed) tries again.
  */
 export function ready(): Promise<void> {
   if (!readiness) {
-    readiness = whenRegistered.then(becomeReady);
+    readiness = firstRegister.then(() => {
+      if (!registered) throw new Error('tessera: registration failed; call register() again');
+      return becomeReady(registered);
+    });
     readiness.catch(() => {
       readiness = undefined;
     });

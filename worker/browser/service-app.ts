@@ -1,14 +1,19 @@
-// Placeholder until the core app lands: answers health and a JSON 404 for everything else.
+import { createApp } from '../core/app.ts';
+import { createLanguageClassifier, fetchModelFiles } from '../core/assets/language-detector.ts';
+import { BroadcastFeed } from './broadcast-feed.ts';
+import { IdbStore } from './idb-store.ts';
+
+/** Where the build serves the language-detection model's files (see vite.config.ts). */
+export const LANGUAGE_MODEL_URL = '/models/vscode-languagedetection/';
+
 export interface ServiceApp {
   fetch(request: Request): Promise<Response> | Response;
 }
 
+/** The browser host: IndexedDB store, BroadcastChannel feed and the language model, given to the core app. */
 export async function createServiceApp(base: string): Promise<ServiceApp> {
-  return {
-    fetch(request) {
-      const path = new URL(request.url).pathname.slice(base.length);
-      if (path === '/.well-known/health') return new Response('ok', { headers: { 'content-type': 'text/plain' } });
-      return Response.json({ error: { status: 404, code: 'not_found', message: `no route ${path}` } }, { status: 404 });
-    },
-  };
+  const store = await IdbStore.open();
+  const feed = new BroadcastFeed();
+  const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
+  return createApp({ store, feed, classifier, base });
 }

@@ -57,16 +57,25 @@ export const IndicesSchema = z.record(z.string(), z.number());
 const MechanismsMapSchema = z.record(z.string(), MechanismEnumSchema);
 const LooseMapSchema = z.record(z.string(), z.unknown());
 
-export const EmbeddedModelSchemaSchema = z.object({
+/**
+ * Each model is written as `XFields` (the shape), `interface XShape extends Id<typeof XFields>` and
+ * `XSchema: z.ZodObject<XShape>`. The named interface keeps emitted declarations small: nested schemas
+ * print as `z.ZodObject<XShape>` instead of being expanded at every use.
+ */
+type Id<T> = T;
+
+const EmbeddedModelSchemaFields = {
   migration: z.number(),
   semantic: EmbeddedModelSchemaSemanticVersionEnumSchema,
-});
+};
+export interface EmbeddedModelSchemaShape extends Id<typeof EmbeddedModelSchemaFields> {}
+export const EmbeddedModelSchemaSchema: z.ZodObject<EmbeddedModelSchemaShape> = z.object(EmbeddedModelSchemaFields);
 export type EmbeddedModelSchema = z.infer<typeof EmbeddedModelSchemaSchema>;
 
 /** Every model carries an optional `schema`. */
 const base = { schema: opt(EmbeddedModelSchemaSchema) };
 
-export const ScoreSchema = z.object({
+const ScoreFields = {
   ...base,
   manual: z.number(),
   automatic: z.number(),
@@ -75,61 +84,84 @@ export const ScoreSchema = z.object({
   update: opt(z.number()),
   reference: opt(z.number()),
   searched: opt(z.number()),
-});
+};
+export interface ScoreShape extends Id<typeof ScoreFields> {}
+export const ScoreSchema: z.ZodObject<ScoreShape> = z.object(ScoreFields);
 export type Score = z.infer<typeof ScoreSchema>;
 
-export const GroupedTimestampSchema = z.object({
+const GroupedTimestampFields = {
   ...base,
   value: z.union([IsoDateSchema, z.date()]),
   readable: opt(z.string()),
-});
+};
+export interface GroupedTimestampShape extends Id<typeof GroupedTimestampFields> {}
+export const GroupedTimestampSchema: z.ZodObject<GroupedTimestampShape> = z.object(GroupedTimestampFields);
 export type GroupedTimestamp = z.infer<typeof GroupedTimestampSchema>;
 
-/** `Referenced<X>`: REQ `id` · opt `reference`. */
-const referenced = <R extends z.ZodType>(reference: R) =>
-  z.object({ ...base, id: IdSchema, reference: opt(reference) });
+/** Shape of `Referenced<X>`: REQ `id` · opt `reference`. */
+const referencedFields = <R extends z.ZodType>(reference: R) => ({
+  ...base,
+  id: IdSchema,
+  reference: opt(reference),
+});
 
-/** `Flattened<X>s`: REQ `iterable` · opt `indices`, `score`. */
-const flattened = <R extends z.ZodType>(ref: R) =>
-  z.object({ ...base, iterable: z.array(ref), indices: opt(IndicesSchema), score: opt(ScoreSchema) });
+/** `Referenced<X>` of a model we never flatten. */
+const OpaqueReferencedSchema = z.object(referencedFields(z.unknown()));
+
+/** Shape of `Flattened<X>s` (and of most `<X>s`): REQ `iterable` · opt `indices`, `score`. */
+const flattenedFields = <R extends z.ZodType>(ref: R) => ({
+  ...base,
+  iterable: z.array(ref),
+  indices: opt(IndicesSchema),
+  score: opt(ScoreSchema),
+});
 
 // ---------------------------------------------------------------------------
 // Formats & content (leaves)
 // ---------------------------------------------------------------------------
 
-export const ByteDescriptorSchema = z.object({
+const ByteDescriptorFields = {
   ...base,
   value: z.number(),
   readable: z.string(),
-});
+};
+export interface ByteDescriptorShape extends Id<typeof ByteDescriptorFields> {}
+export const ByteDescriptorSchema: z.ZodObject<ByteDescriptorShape> = z.object(ByteDescriptorFields);
 export type ByteDescriptor = z.infer<typeof ByteDescriptorSchema>;
 
-export const ClassificationSchema = z.object({
+const ClassificationFields = {
   ...base,
   generic: ClassificationGenericEnumSchema,
   specific: ClassificationSpecificEnumSchema,
   rendering: opt(ClassificationRenderingEnumSchema),
-});
+};
+export interface ClassificationShape extends Id<typeof ClassificationFields> {}
+export const ClassificationSchema: z.ZodObject<ClassificationShape> = z.object(ClassificationFields);
 export type Classification = z.infer<typeof ClassificationSchema>;
 
-export const SeededClassificationSchema = z.object({
+const SeededClassificationFields = {
   ...base,
   generic: opt(ClassificationGenericEnumSchema),
   specific: opt(ClassificationSpecificEnumSchema),
   rendering: opt(ClassificationRenderingEnumSchema),
-});
+};
+export interface SeededClassificationShape extends Id<typeof SeededClassificationFields> {}
+export const SeededClassificationSchema: z.ZodObject<SeededClassificationShape> = z.object(SeededClassificationFields);
 export type SeededClassification = z.infer<typeof SeededClassificationSchema>;
 
-export const SeededAssetEnrichmentSchema = z.object({
+const SeededAssetEnrichmentFields = {
   ...base,
   tags: opt(z.number()),
   websites: opt(z.number()),
   persons: opt(z.number()),
   hints: opt(z.number()),
-});
+};
+export interface SeededAssetEnrichmentShape extends Id<typeof SeededAssetEnrichmentFields> {}
+export const SeededAssetEnrichmentSchema: z.ZodObject<SeededAssetEnrichmentShape> =
+  z.object(SeededAssetEnrichmentFields);
 export type SeededAssetEnrichment = z.infer<typeof SeededAssetEnrichmentSchema>;
 
-export const ApplicationSchema = z.object({
+const ApplicationFields = {
   ...base,
   id: IdSchema,
   name: ApplicationNameEnumSchema,
@@ -141,155 +173,246 @@ export const ApplicationSchema = z.object({
   mechanism: opt(MechanismEnumSchema),
   automaticUnload: opt(z.boolean()),
   enrichment: opt(SeededAssetEnrichmentSchema),
-});
+};
+export interface ApplicationShape extends Id<typeof ApplicationFields> {}
+export const ApplicationSchema: z.ZodObject<ApplicationShape> = z.object(ApplicationFields);
 export type Application = z.infer<typeof ApplicationSchema>;
 
-export const TransferableStringSchema = z.object({
+const TransferableStringFields = {
   ...base,
   raw: opt(z.string()),
   base64: opt(z.string()),
   base64_url: opt(z.string()),
   data_url: opt(z.string()),
-});
+};
+export interface TransferableStringShape extends Id<typeof TransferableStringFields> {}
+export const TransferableStringSchema: z.ZodObject<TransferableStringShape> = z.object(TransferableStringFields);
 export type TransferableString = z.infer<typeof TransferableStringSchema>;
 
-export const TransferableBytesSchema = z.object({
+const TransferableBytesFields = {
   ...base,
   raw: opt(z.array(z.number())),
   base64: opt(z.array(z.number())),
   base64_url: opt(z.array(z.number())),
   data_url: opt(z.array(z.number())),
-});
+};
+export interface TransferableBytesShape extends Id<typeof TransferableBytesFields> {}
+export const TransferableBytesSchema: z.ZodObject<TransferableBytesShape> = z.object(TransferableBytesFields);
 export type TransferableBytes = z.infer<typeof TransferableBytesSchema>;
 
-export const FragmentMetadataSchema = z.object({
+const FragmentMetadataFields = {
   ...base,
   ext: opt(ClassificationSpecificEnumSchema),
-});
+};
+export interface FragmentMetadataShape extends Id<typeof FragmentMetadataFields> {}
+export const FragmentMetadataSchema: z.ZodObject<FragmentMetadataShape> = z.object(FragmentMetadataFields);
 export type FragmentMetadata = z.infer<typeof FragmentMetadataSchema>;
 
-export const FileMetadataSchema = z.object({
+const FileMetadataFields = {
   ...base,
   name: opt(z.string()),
   ext: opt(ClassificationSpecificEnumSchema),
   size: opt(z.number()),
-});
+};
+export interface FileMetadataShape extends Id<typeof FileMetadataFields> {}
+export const FileMetadataSchema: z.ZodObject<FileMetadataShape> = z.object(FileMetadataFields);
 export type FileMetadata = z.infer<typeof FileMetadataSchema>;
 
-export const FragmentFormatSchema = z.object({
+const FragmentFormatFields = {
   ...base,
   string: opt(TransferableStringSchema),
   bytes: opt(TransferableBytesSchema),
   metadata: opt(FragmentMetadataSchema),
-});
+};
+export interface FragmentFormatShape extends Id<typeof FragmentFormatFields> {}
+export const FragmentFormatSchema: z.ZodObject<FragmentFormatShape> = z.object(FragmentFormatFields);
 export type FragmentFormat = z.infer<typeof FragmentFormatSchema>;
 
-export const FileFormatSchema = z.object({
+const FileFormatFields = {
   ...base,
   bytes: opt(TransferableBytesSchema),
   string: opt(TransferableStringSchema),
-});
+};
+export interface FileFormatShape extends Id<typeof FileFormatFields> {}
+export const FileFormatSchema: z.ZodObject<FileFormatShape> = z.object(FileFormatFields);
 export type FileFormat = z.infer<typeof FileFormatSchema>;
 
-export const SeededFragmentSchema = z.object({
+const SeededFragmentFields = {
   ...base,
   string: opt(TransferableStringSchema),
   bytes: opt(TransferableBytesSchema),
   metadata: opt(FragmentMetadataSchema),
-});
+};
+export interface SeededFragmentShape extends Id<typeof SeededFragmentFields> {}
+export const SeededFragmentSchema: z.ZodObject<SeededFragmentShape> = z.object(SeededFragmentFields);
 export type SeededFragment = z.infer<typeof SeededFragmentSchema>;
 
-export const SeededFileSchema = z.object({
+const SeededFileFields = {
   ...base,
   bytes: opt(TransferableBytesSchema),
   string: opt(TransferableStringSchema),
   metadata: opt(FileMetadataSchema),
-});
+};
+export interface SeededFileShape extends Id<typeof SeededFileFields> {}
+export const SeededFileSchema: z.ZodObject<SeededFileShape> = z.object(SeededFileFields);
 export type SeededFile = z.infer<typeof SeededFileSchema>;
 
-export const SeededFormatSchema = z.object({
+const SeededFormatFields = {
   ...base,
   file: opt(SeededFileSchema),
   fragment: opt(SeededFragmentSchema),
   classification: opt(SeededClassificationSchema),
-});
+};
+export interface SeededFormatShape extends Id<typeof SeededFormatFields> {}
+export const SeededFormatSchema: z.ZodObject<SeededFormatShape> = z.object(SeededFormatFields);
 export type SeededFormat = z.infer<typeof SeededFormatSchema>;
 
 // ---------------------------------------------------------------------------
 // Reference collections (references to models we do not flatten are `unknown`)
 // ---------------------------------------------------------------------------
 
-export const ReferencedTagSchema = referenced(z.unknown());
+const ReferencedTagFields = referencedFields(z.unknown());
+export interface ReferencedTagShape extends Id<typeof ReferencedTagFields> {}
+export const ReferencedTagSchema: z.ZodObject<ReferencedTagShape> = z.object(ReferencedTagFields);
 export type ReferencedTag = z.infer<typeof ReferencedTagSchema>;
-export const FlattenedTagsSchema = flattened(ReferencedTagSchema);
+const FlattenedTagsFields = flattenedFields(ReferencedTagSchema);
+export interface FlattenedTagsShape extends Id<typeof FlattenedTagsFields> {}
+export const FlattenedTagsSchema: z.ZodObject<FlattenedTagsShape> = z.object(FlattenedTagsFields);
 export type FlattenedTags = z.infer<typeof FlattenedTagsSchema>;
 
-export const ReferencedWebsiteSchema = referenced(z.unknown());
+const ReferencedWebsiteFields = referencedFields(z.unknown());
+export interface ReferencedWebsiteShape extends Id<typeof ReferencedWebsiteFields> {}
+export const ReferencedWebsiteSchema: z.ZodObject<ReferencedWebsiteShape> = z.object(ReferencedWebsiteFields);
 export type ReferencedWebsite = z.infer<typeof ReferencedWebsiteSchema>;
-export const FlattenedWebsitesSchema = flattened(ReferencedWebsiteSchema);
+const FlattenedWebsitesFields = flattenedFields(ReferencedWebsiteSchema);
+export interface FlattenedWebsitesShape extends Id<typeof FlattenedWebsitesFields> {}
+export const FlattenedWebsitesSchema: z.ZodObject<FlattenedWebsitesShape> = z.object(FlattenedWebsitesFields);
 export type FlattenedWebsites = z.infer<typeof FlattenedWebsitesSchema>;
 
-export const ReferencedWorkstreamSummarySchema = referenced(z.unknown());
+const ReferencedWorkstreamSummaryFields = referencedFields(z.unknown());
+export interface ReferencedWorkstreamSummaryShape extends Id<typeof ReferencedWorkstreamSummaryFields> {}
+export const ReferencedWorkstreamSummarySchema: z.ZodObject<ReferencedWorkstreamSummaryShape> =
+  z.object(ReferencedWorkstreamSummaryFields);
 export type ReferencedWorkstreamSummary = z.infer<typeof ReferencedWorkstreamSummarySchema>;
-export const FlattenedWorkstreamSummariesSchema = flattened(ReferencedWorkstreamSummarySchema);
+const FlattenedWorkstreamSummariesFields = flattenedFields(ReferencedWorkstreamSummarySchema);
+export interface FlattenedWorkstreamSummariesShape extends Id<typeof FlattenedWorkstreamSummariesFields> {}
+export const FlattenedWorkstreamSummariesSchema: z.ZodObject<FlattenedWorkstreamSummariesShape> =
+  z.object(FlattenedWorkstreamSummariesFields);
 export type FlattenedWorkstreamSummaries = z.infer<typeof FlattenedWorkstreamSummariesSchema>;
 
-export const ReferencedPersonSchema = referenced(z.unknown());
+const ReferencedPersonFields = referencedFields(z.unknown());
+export interface ReferencedPersonShape extends Id<typeof ReferencedPersonFields> {}
+export const ReferencedPersonSchema: z.ZodObject<ReferencedPersonShape> = z.object(ReferencedPersonFields);
 export type ReferencedPerson = z.infer<typeof ReferencedPersonSchema>;
-export const FlattenedPersonsSchema = flattened(ReferencedPersonSchema);
+const FlattenedPersonsFields = flattenedFields(ReferencedPersonSchema);
+export interface FlattenedPersonsShape extends Id<typeof FlattenedPersonsFields> {}
+export const FlattenedPersonsSchema: z.ZodObject<FlattenedPersonsShape> = z.object(FlattenedPersonsFields);
 export type FlattenedPersons = z.infer<typeof FlattenedPersonsSchema>;
 
-export const ReferencedAnnotationSchema = referenced(z.unknown());
+const ReferencedAnnotationFields = referencedFields(z.unknown());
+export interface ReferencedAnnotationShape extends Id<typeof ReferencedAnnotationFields> {}
+export const ReferencedAnnotationSchema: z.ZodObject<ReferencedAnnotationShape> = z.object(ReferencedAnnotationFields);
 export type ReferencedAnnotation = z.infer<typeof ReferencedAnnotationSchema>;
-export const FlattenedAnnotationsSchema = flattened(ReferencedAnnotationSchema);
+const FlattenedAnnotationsFields = flattenedFields(ReferencedAnnotationSchema);
+export interface FlattenedAnnotationsShape extends Id<typeof FlattenedAnnotationsFields> {}
+export const FlattenedAnnotationsSchema: z.ZodObject<FlattenedAnnotationsShape> = z.object(FlattenedAnnotationsFields);
 export type FlattenedAnnotations = z.infer<typeof FlattenedAnnotationsSchema>;
 
-export const ReferencedActivitySchema = referenced(z.unknown());
+const ReferencedActivityFields = referencedFields(z.unknown());
+export interface ReferencedActivityShape extends Id<typeof ReferencedActivityFields> {}
+export const ReferencedActivitySchema: z.ZodObject<ReferencedActivityShape> = z.object(ReferencedActivityFields);
 export type ReferencedActivity = z.infer<typeof ReferencedActivitySchema>;
-export const FlattenedActivitiesSchema = flattened(ReferencedActivitySchema);
+const FlattenedActivitiesFields = flattenedFields(ReferencedActivitySchema);
+export interface FlattenedActivitiesShape extends Id<typeof FlattenedActivitiesFields> {}
+export const FlattenedActivitiesSchema: z.ZodObject<FlattenedActivitiesShape> = z.object(FlattenedActivitiesFields);
 export type FlattenedActivities = z.infer<typeof FlattenedActivitiesSchema>;
 
-export const ReferencedConversationSchema = referenced(z.unknown());
+const ReferencedConversationFields = referencedFields(z.unknown());
+export interface ReferencedConversationShape extends Id<typeof ReferencedConversationFields> {}
+export const ReferencedConversationSchema: z.ZodObject<ReferencedConversationShape> =
+  z.object(ReferencedConversationFields);
 export type ReferencedConversation = z.infer<typeof ReferencedConversationSchema>;
-export const FlattenedConversationsSchema = flattened(ReferencedConversationSchema);
+const FlattenedConversationsFields = flattenedFields(ReferencedConversationSchema);
+export interface FlattenedConversationsShape extends Id<typeof FlattenedConversationsFields> {}
+export const FlattenedConversationsSchema: z.ZodObject<FlattenedConversationsShape> =
+  z.object(FlattenedConversationsFields);
 export type FlattenedConversations = z.infer<typeof FlattenedConversationsSchema>;
 
-export const ReferencedConversationMessageSchema = referenced(z.unknown());
+const ReferencedConversationMessageFields = referencedFields(z.unknown());
+export interface ReferencedConversationMessageShape extends Id<typeof ReferencedConversationMessageFields> {}
+export const ReferencedConversationMessageSchema: z.ZodObject<ReferencedConversationMessageShape> =
+  z.object(ReferencedConversationMessageFields);
 export type ReferencedConversationMessage = z.infer<typeof ReferencedConversationMessageSchema>;
-export const FlattenedConversationMessagesSchema = flattened(ReferencedConversationMessageSchema);
+const FlattenedConversationMessagesFields = flattenedFields(ReferencedConversationMessageSchema);
+export interface FlattenedConversationMessagesShape extends Id<typeof FlattenedConversationMessagesFields> {}
+export const FlattenedConversationMessagesSchema: z.ZodObject<FlattenedConversationMessagesShape> =
+  z.object(FlattenedConversationMessagesFields);
 export type FlattenedConversationMessages = z.infer<typeof FlattenedConversationMessagesSchema>;
 
-export const ReferencedAnchorSchema = referenced(z.unknown());
+const ReferencedAnchorFields = referencedFields(z.unknown());
+export interface ReferencedAnchorShape extends Id<typeof ReferencedAnchorFields> {}
+export const ReferencedAnchorSchema: z.ZodObject<ReferencedAnchorShape> = z.object(ReferencedAnchorFields);
 export type ReferencedAnchor = z.infer<typeof ReferencedAnchorSchema>;
-export const FlattenedAnchorsSchema = flattened(ReferencedAnchorSchema);
+const FlattenedAnchorsFields = flattenedFields(ReferencedAnchorSchema);
+export interface FlattenedAnchorsShape extends Id<typeof FlattenedAnchorsFields> {}
+export const FlattenedAnchorsSchema: z.ZodObject<FlattenedAnchorsShape> = z.object(FlattenedAnchorsFields);
 export type FlattenedAnchors = z.infer<typeof FlattenedAnchorsSchema>;
 
-export const ReferencedModelSchema = referenced(z.unknown());
+const ReferencedModelFields = referencedFields(z.unknown());
+export interface ReferencedModelShape extends Id<typeof ReferencedModelFields> {}
+export const ReferencedModelSchema: z.ZodObject<ReferencedModelShape> = z.object(ReferencedModelFields);
 export type ReferencedModel = z.infer<typeof ReferencedModelSchema>;
 
-export const FlattenedHintsSchema = flattened(referenced(z.unknown()));
+const FlattenedHintsFields = flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedHintsShape extends Id<typeof FlattenedHintsFields> {}
+export const FlattenedHintsSchema: z.ZodObject<FlattenedHintsShape> = z.object(FlattenedHintsFields);
 export type FlattenedHints = z.infer<typeof FlattenedHintsSchema>;
-export const FlattenedSensitivesSchema = flattened(referenced(z.unknown()));
+const FlattenedSensitivesFields = flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedSensitivesShape extends Id<typeof FlattenedSensitivesFields> {}
+export const FlattenedSensitivesSchema: z.ZodObject<FlattenedSensitivesShape> = z.object(FlattenedSensitivesFields);
 export type FlattenedSensitives = z.infer<typeof FlattenedSensitivesSchema>;
 /** Not a collection object: `FlattenedShare[]`. */
 export const FlattenedSharesSchema = z.array(z.unknown());
 export type FlattenedShares = z.infer<typeof FlattenedSharesSchema>;
-export const FlattenedRangesSchema = flattened(referenced(z.unknown()));
+const FlattenedRangesFields = {
+  ...flattenedFields(OpaqueReferencedSchema),
+  continuous: opt(z.boolean()),
+};
+export interface FlattenedRangesShape extends Id<typeof FlattenedRangesFields> {}
+export const FlattenedRangesSchema: z.ZodObject<FlattenedRangesShape> = z.object(FlattenedRangesFields);
 export type FlattenedRanges = z.infer<typeof FlattenedRangesSchema>;
-export const FlattenedAnchorPointsSchema = flattened(referenced(z.unknown()));
+const FlattenedAnchorPointsFields = flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedAnchorPointsShape extends Id<typeof FlattenedAnchorPointsFields> {}
+export const FlattenedAnchorPointsSchema: z.ZodObject<FlattenedAnchorPointsShape> =
+  z.object(FlattenedAnchorPointsFields);
 export type FlattenedAnchorPoints = z.infer<typeof FlattenedAnchorPointsSchema>;
-export const FlattenedWorkstreamEventsSchema = flattened(referenced(z.unknown()));
+const FlattenedWorkstreamEventsFields = flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedWorkstreamEventsShape extends Id<typeof FlattenedWorkstreamEventsFields> {}
+export const FlattenedWorkstreamEventsSchema: z.ZodObject<FlattenedWorkstreamEventsShape> =
+  z.object(FlattenedWorkstreamEventsFields);
 export type FlattenedWorkstreamEvents = z.infer<typeof FlattenedWorkstreamEventsSchema>;
-export const FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema = flattened(referenced(z.unknown()));
+const FlattenedIdentifiedWorkstreamPatternEngineSourcesFields = flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedIdentifiedWorkstreamPatternEngineSourcesShape
+  extends Id<typeof FlattenedIdentifiedWorkstreamPatternEngineSourcesFields> {}
+export const FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema: z.ZodObject<
+  FlattenedIdentifiedWorkstreamPatternEngineSourcesShape
+> =
+  z.object(FlattenedIdentifiedWorkstreamPatternEngineSourcesFields);
 export type FlattenedIdentifiedWorkstreamPatternEngineSources = z.infer<
   typeof FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema
 >;
-export const FlattenedWorkstreamPatternEngineSourceWindowsSchema = flattened(referenced(z.unknown()));
+const FlattenedWorkstreamPatternEngineSourceWindowsFields = flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedWorkstreamPatternEngineSourceWindowsShape
+  extends Id<typeof FlattenedWorkstreamPatternEngineSourceWindowsFields> {}
+export const FlattenedWorkstreamPatternEngineSourceWindowsSchema: z.ZodObject<
+  FlattenedWorkstreamPatternEngineSourceWindowsShape
+> =
+  z.object(FlattenedWorkstreamPatternEngineSourceWindowsFields);
 export type FlattenedWorkstreamPatternEngineSourceWindows = z.infer<
   typeof FlattenedWorkstreamPatternEngineSourceWindowsSchema
 >;
 
-export const FlattenedUserProfileSchema = z.object({
+const FlattenedUserProfileFields = {
   ...base,
   id: IdSchema,
   email: opt(z.string()),
@@ -297,21 +420,25 @@ export const FlattenedUserProfileSchema = z.object({
   username: opt(z.string()),
   picture: opt(z.string()),
   vanityname: opt(z.string()),
-});
+};
+export interface FlattenedUserProfileShape extends Id<typeof FlattenedUserProfileFields> {}
+export const FlattenedUserProfileSchema: z.ZodObject<FlattenedUserProfileShape> = z.object(FlattenedUserProfileFields);
 export type FlattenedUserProfile = z.infer<typeof FlattenedUserProfileSchema>;
 
 // ---------------------------------------------------------------------------
 // Flattened formats & assets
 // ---------------------------------------------------------------------------
 
-export const FlattenedPreviewSchema = z.object({
+const FlattenedPreviewFields = {
   ...base,
   base: IdSchema,
   overlay: opt(IdSchema),
-});
+};
+export interface FlattenedPreviewShape extends Id<typeof FlattenedPreviewFields> {}
+export const FlattenedPreviewSchema: z.ZodObject<FlattenedPreviewShape> = z.object(FlattenedPreviewFields);
 export type FlattenedPreview = z.infer<typeof FlattenedPreviewSchema>;
 
-export const FlattenedFormatSchema = z.object({
+const FlattenedFormatFields = {
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -331,19 +458,25 @@ export const FlattenedFormatSchema = z.object({
   analysis: opt(z.unknown()),
   relationship: opt(z.unknown()),
   activities: opt(FlattenedActivitiesSchema),
-});
+};
+export interface FlattenedFormatShape extends Id<typeof FlattenedFormatFields> {}
+export const FlattenedFormatSchema: z.ZodObject<FlattenedFormatShape> = z.object(FlattenedFormatFields);
 export type FlattenedFormat = z.infer<typeof FlattenedFormatSchema>;
 
-export const ReferencedFormatSchema = referenced(FlattenedFormatSchema);
+const ReferencedFormatFields = referencedFields(FlattenedFormatSchema);
+export interface ReferencedFormatShape extends Id<typeof ReferencedFormatFields> {}
+export const ReferencedFormatSchema: z.ZodObject<ReferencedFormatShape> = z.object(ReferencedFormatFields);
 export type ReferencedFormat = z.infer<typeof ReferencedFormatSchema>;
 
-export const FlattenedFormatsSchema = z.object({
+const FlattenedFormatsFields = {
   ...base,
   iterable: z.array(ReferencedFormatSchema),
-});
+};
+export interface FlattenedFormatsShape extends Id<typeof FlattenedFormatsFields> {}
+export const FlattenedFormatsSchema: z.ZodObject<FlattenedFormatsShape> = z.object(FlattenedFormatsFields);
 export type FlattenedFormats = z.infer<typeof FlattenedFormatsSchema>;
 
-export const FlattenedAssetSchema = z.object({
+const FlattenedAssetFields = {
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -375,36 +508,46 @@ export const FlattenedAssetSchema = z.object({
   demo: opt(z.boolean()),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
   messages: opt(FlattenedConversationMessagesSchema),
-});
+};
+export interface FlattenedAssetShape extends Id<typeof FlattenedAssetFields> {}
+export const FlattenedAssetSchema: z.ZodObject<FlattenedAssetShape> = z.object(FlattenedAssetFields);
 export type FlattenedAsset = z.infer<typeof FlattenedAssetSchema>;
 
-export const ReferencedAssetSchema = z.object({
+const ReferencedAssetFields = {
   ...base,
   id: UuidSchema,
   reference: opt(FlattenedAssetSchema),
-});
+};
+export interface ReferencedAssetShape extends Id<typeof ReferencedAssetFields> {}
+export const ReferencedAssetSchema: z.ZodObject<ReferencedAssetShape> = z.object(ReferencedAssetFields);
 export type ReferencedAsset = z.infer<typeof ReferencedAssetSchema>;
 
 /** The one Flattened collection whose `iterable` is optional. */
-export const FlattenedAssetsSchema = z.object({
+const FlattenedAssetsFields = {
   ...base,
   iterable: opt(z.array(ReferencedAssetSchema)),
   indices: opt(IndicesSchema),
   score: opt(ScoreSchema),
-});
+};
+export interface FlattenedAssetsShape extends Id<typeof FlattenedAssetsFields> {}
+export const FlattenedAssetsSchema: z.ZodObject<FlattenedAssetsShape> = z.object(FlattenedAssetsFields);
 export type FlattenedAssets = z.infer<typeof FlattenedAssetsSchema>;
 
-export const PseudoAssetsSchema = z.object({
+const PseudoAssetsFields = {
   ...base,
   identifiers: opt(FlattenedAssetsSchema),
-});
+};
+export interface PseudoAssetsShape extends Id<typeof PseudoAssetsFields> {}
+export const PseudoAssetsSchema: z.ZodObject<PseudoAssetsShape> = z.object(PseudoAssetsFields);
 export type PseudoAssets = z.infer<typeof PseudoAssetsSchema>;
 
-export const PreviewSchema = z.object({
+const PreviewFields = {
   ...base,
   base: ReferencedFormatSchema,
   overlay: opt(ReferencedFormatSchema),
-});
+};
+export interface PreviewShape extends Id<typeof PreviewFields> {}
+export const PreviewSchema: z.ZodObject<PreviewShape> = z.object(PreviewFields);
 export type Preview = z.infer<typeof PreviewSchema>;
 
 // ---------------------------------------------------------------------------
@@ -412,7 +555,7 @@ export type Preview = z.infer<typeof PreviewSchema>;
 // ---------------------------------------------------------------------------
 
 const trackedEvent = opt(LooseMapSchema);
-export const SeededConnectorTrackingSchema = z.object({
+const SeededConnectorTrackingFields = {
   ...base,
   format: trackedEvent,
   asset: trackedEvent,
@@ -425,10 +568,13 @@ export const SeededConnectorTrackingSchema = z.object({
   conversation: trackedEvent,
   conversation_message: trackedEvent,
   workstream_summary: trackedEvent,
-});
+};
+export interface SeededConnectorTrackingShape extends Id<typeof SeededConnectorTrackingFields> {}
+export const SeededConnectorTrackingSchema: z.ZodObject<SeededConnectorTrackingShape> =
+  z.object(SeededConnectorTrackingFields);
 export type SeededConnectorTracking = z.infer<typeof SeededConnectorTrackingSchema>;
 
-export const ActivitySchema = z.object({
+const ActivityFields = {
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -441,16 +587,20 @@ export const ActivitySchema = z.object({
   user: opt(FlattenedUserProfileSchema),
   format: opt(FlattenedFormatSchema),
   rank: opt(z.number()),
-});
+};
+export interface ActivityShape extends Id<typeof ActivityFields> {}
+export const ActivitySchema: z.ZodObject<ActivityShape> = z.object(ActivityFields);
 export type Activity = z.infer<typeof ActivitySchema>;
 
-export const ActivitiesSchema = z.object({
+const ActivitiesFields = {
   ...base,
   iterable: z.array(ActivitySchema),
-});
+};
+export interface ActivitiesShape extends Id<typeof ActivitiesFields> {}
+export const ActivitiesSchema: z.ZodObject<ActivitiesShape> = z.object(ActivitiesFields);
 export type Activities = z.infer<typeof ActivitiesSchema>;
 
-export const FormatSchema = z.object({
+const FormatFields = {
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -470,28 +620,34 @@ export const FormatSchema = z.object({
   analysis: opt(z.unknown()),
   relationship: opt(z.unknown()),
   activities: opt(ActivitiesSchema),
-});
+};
+export interface FormatShape extends Id<typeof FormatFields> {}
+export const FormatSchema: z.ZodObject<FormatShape> = z.object(FormatFields);
 export type Format = z.infer<typeof FormatSchema>;
 
-export const FormatsSchema = z.object({
+const FormatsFields = {
   ...base,
   iterable: z.array(FormatSchema),
-});
+};
+export interface FormatsShape extends Id<typeof FormatsFields> {}
+export const FormatsSchema: z.ZodObject<FormatsShape> = z.object(FormatsFields);
 export type Formats = z.infer<typeof FormatsSchema>;
 
 // ---------------------------------------------------------------------------
 // Models, users, persons
 // ---------------------------------------------------------------------------
 
-export const ModelMaxTokensSchema = z.object({
+const ModelMaxTokensFields = {
   ...base,
   total: z.number().nullable(),
   input: opt(z.number()),
   output: opt(z.number()),
-});
+};
+export interface ModelMaxTokensShape extends Id<typeof ModelMaxTokensFields> {}
+export const ModelMaxTokensSchema: z.ZodObject<ModelMaxTokensShape> = z.object(ModelMaxTokensFields);
 export type ModelMaxTokens = z.infer<typeof ModelMaxTokensSchema>;
 
-export const ModelSchema = z.object({
+const ModelFields = {
   ...base,
   id: IdSchema,
   version: z.string(),
@@ -516,17 +672,21 @@ export const ModelSchema = z.object({
   custom: opt(z.boolean()),
   capabilities: opt(z.unknown()),
   score: opt(ScoreSchema),
-});
+};
+export interface ModelShape extends Id<typeof ModelFields> {}
+export const ModelSchema: z.ZodObject<ModelShape> = z.object(ModelFields);
 export type Model = z.infer<typeof ModelSchema>;
 
-export const ModelsSchema = z.object({
+const ModelsFields = {
   ...base,
   iterable: z.array(ModelSchema),
   score: opt(ScoreSchema),
-});
+};
+export interface ModelsShape extends Id<typeof ModelsFields> {}
+export const ModelsSchema: z.ZodObject<ModelsShape> = z.object(ModelsFields);
 export type Models = z.infer<typeof ModelsSchema>;
 
-export const UserProfileSchema = z.object({
+const UserProfileFields = {
   ...base,
   id: IdSchema,
   aesthetics: z.looseObject({}),
@@ -541,10 +701,12 @@ export const UserProfileSchema = z.object({
   providers: opt(z.unknown()),
   auth0: opt(z.unknown()),
   descope: opt(z.unknown()),
-});
+};
+export interface UserProfileShape extends Id<typeof UserProfileFields> {}
+export const UserProfileSchema: z.ZodObject<UserProfileShape> = z.object(UserProfileFields);
 export type UserProfile = z.infer<typeof UserProfileSchema>;
 
-export const PersonBasicTypeSchema = z.looseObject({
+const PersonBasicTypeFields = {
   ...base,
   username: opt(z.string()),
   name: opt(z.string()),
@@ -553,17 +715,22 @@ export const PersonBasicTypeSchema = z.looseObject({
   sourced: opt(z.unknown()),
   url: opt(z.string()),
   mailgun: opt(z.unknown()),
-});
+};
+export interface PersonBasicTypeShape extends Id<typeof PersonBasicTypeFields> {}
+export const PersonBasicTypeSchema: z.ZodObject<PersonBasicTypeShape, z.core.$loose> =
+  z.looseObject(PersonBasicTypeFields);
 export type PersonBasicType = z.infer<typeof PersonBasicTypeSchema>;
 
-export const PersonTypeSchema = z.object({
+const PersonTypeFields = {
   ...base,
   basic: opt(PersonBasicTypeSchema),
   platform: opt(UserProfileSchema),
-});
+};
+export interface PersonTypeShape extends Id<typeof PersonTypeFields> {}
+export const PersonTypeSchema: z.ZodObject<PersonTypeShape> = z.object(PersonTypeFields);
 export type PersonType = z.infer<typeof PersonTypeSchema>;
 
-export const PersonSchema = z.object({
+const PersonFields = {
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -585,17 +752,21 @@ export const PersonSchema = z.object({
   persons: opt(FlattenedPersonsSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
-});
+};
+export interface PersonShape extends Id<typeof PersonFields> {}
+export const PersonSchema: z.ZodObject<PersonShape> = z.object(PersonFields);
 export type Person = z.infer<typeof PersonSchema>;
 
-export const PersonsSchema = flattened(PersonSchema);
+const PersonsFields = flattenedFields(PersonSchema);
+export interface PersonsShape extends Id<typeof PersonsFields> {}
+export const PersonsSchema: z.ZodObject<PersonsShape> = z.object(PersonsFields);
 export type Persons = z.infer<typeof PersonsSchema>;
 
 // ---------------------------------------------------------------------------
 // Asset sub-collections
 // ---------------------------------------------------------------------------
 
-export const TagSchema = z.object({
+const TagFields = {
   ...base,
   id: IdSchema,
   text: z.string(),
@@ -617,13 +788,17 @@ export const TagSchema = z.object({
   source_windows: opt(FlattenedWorkstreamPatternEngineSourceWindowsSchema),
   websites: opt(FlattenedWebsitesSchema),
   anchors: opt(FlattenedAnchorsSchema),
-});
+};
+export interface TagShape extends Id<typeof TagFields> {}
+export const TagSchema: z.ZodObject<TagShape> = z.object(TagFields);
 export type Tag = z.infer<typeof TagSchema>;
 
-export const TagsSchema = flattened(TagSchema);
+const TagsFields = flattenedFields(TagSchema);
+export interface TagsShape extends Id<typeof TagsFields> {}
+export const TagsSchema: z.ZodObject<TagsShape> = z.object(TagsFields);
 export type Tags = z.infer<typeof TagsSchema>;
 
-export const WebsiteSchema = z.object({
+const WebsiteFields = {
   ...base,
   id: IdSchema,
   url: z.string(),
@@ -644,13 +819,17 @@ export const WebsiteSchema = z.object({
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
   source_windows: opt(FlattenedWorkstreamPatternEngineSourceWindowsSchema),
   tags: opt(FlattenedTagsSchema),
-});
+};
+export interface WebsiteShape extends Id<typeof WebsiteFields> {}
+export const WebsiteSchema: z.ZodObject<WebsiteShape> = z.object(WebsiteFields);
 export type Website = z.infer<typeof WebsiteSchema>;
 
-export const WebsitesSchema = flattened(WebsiteSchema);
+const WebsitesFields = flattenedFields(WebsiteSchema);
+export interface WebsitesShape extends Id<typeof WebsitesFields> {}
+export const WebsitesSchema: z.ZodObject<WebsitesShape> = z.object(WebsitesFields);
 export type Websites = z.infer<typeof WebsitesSchema>;
 
-export const WorkstreamSummarySchema = z.object({
+const WorkstreamSummaryFields = {
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -674,13 +853,17 @@ export const WorkstreamSummarySchema = z.object({
   favorited: opt(z.boolean()),
   messages: opt(FlattenedConversationMessagesSchema),
   mechanism: opt(MechanismEnumSchema),
-});
+};
+export interface WorkstreamSummaryShape extends Id<typeof WorkstreamSummaryFields> {}
+export const WorkstreamSummarySchema: z.ZodObject<WorkstreamSummaryShape> = z.object(WorkstreamSummaryFields);
 export type WorkstreamSummary = z.infer<typeof WorkstreamSummarySchema>;
 
-export const WorkstreamSummariesSchema = flattened(WorkstreamSummarySchema);
+const WorkstreamSummariesFields = flattenedFields(WorkstreamSummarySchema);
+export interface WorkstreamSummariesShape extends Id<typeof WorkstreamSummariesFields> {}
+export const WorkstreamSummariesSchema: z.ZodObject<WorkstreamSummariesShape> = z.object(WorkstreamSummariesFields);
 export type WorkstreamSummaries = z.infer<typeof WorkstreamSummariesSchema>;
 
-export const AnnotationSchema = z.object({
+const AnnotationFields = {
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -707,13 +890,17 @@ export const AnnotationSchema = z.object({
   websites: opt(FlattenedWebsitesSchema),
   tags: opt(FlattenedTagsSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
-});
+};
+export interface AnnotationShape extends Id<typeof AnnotationFields> {}
+export const AnnotationSchema: z.ZodObject<AnnotationShape> = z.object(AnnotationFields);
 export type Annotation = z.infer<typeof AnnotationSchema>;
 
-export const AnnotationsSchema = flattened(AnnotationSchema);
+const AnnotationsFields = flattenedFields(AnnotationSchema);
+export interface AnnotationsShape extends Id<typeof AnnotationsFields> {}
+export const AnnotationsSchema: z.ZodObject<AnnotationsShape> = z.object(AnnotationsFields);
 export type Annotations = z.infer<typeof AnnotationsSchema>;
 
-export const HintSchema = z.object({
+const HintFields = {
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -725,21 +912,28 @@ export const HintSchema = z.object({
   assets: opt(FlattenedAssetsSchema),
   model: opt(ReferencedModelSchema),
   score: opt(ScoreSchema),
-});
+};
+export interface HintShape extends Id<typeof HintFields> {}
+export const HintSchema: z.ZodObject<HintShape> = z.object(HintFields);
 export type Hint = z.infer<typeof HintSchema>;
 
-export const HintsSchema = flattened(HintSchema);
+const HintsFields = flattenedFields(HintSchema);
+export interface HintsShape extends Id<typeof HintsFields> {}
+export const HintsSchema: z.ZodObject<HintsShape> = z.object(HintsFields);
 export type Hints = z.infer<typeof HintsSchema>;
 
 /** Only `task` / `conversation` sub-pipelines; their contents are passed through. */
-export const QGPTPromptPipelineSchema = z.looseObject({
+const QGPTPromptPipelineFields = {
   ...base,
   task: opt(z.unknown()),
   conversation: opt(z.unknown()),
-});
+};
+export interface QGPTPromptPipelineShape extends Id<typeof QGPTPromptPipelineFields> {}
+export const QGPTPromptPipelineSchema: z.ZodObject<QGPTPromptPipelineShape, z.core.$loose> =
+  z.looseObject(QGPTPromptPipelineFields);
 export type QGPTPromptPipeline = z.infer<typeof QGPTPromptPipelineSchema>;
 
-export const ConversationSchema = z.object({
+const ConversationFields = {
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -760,13 +954,17 @@ export const ConversationSchema = z.object({
   pipeline: opt(QGPTPromptPipelineSchema),
   demo: opt(z.boolean()),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
-});
+};
+export interface ConversationShape extends Id<typeof ConversationFields> {}
+export const ConversationSchema: z.ZodObject<ConversationShape> = z.object(ConversationFields);
 export type Conversation = z.infer<typeof ConversationSchema>;
 
-export const ConversationsSchema = flattened(ConversationSchema);
+const ConversationsFields = flattenedFields(ConversationSchema);
+export interface ConversationsShape extends Id<typeof ConversationsFields> {}
+export const ConversationsSchema: z.ZodObject<ConversationsShape> = z.object(ConversationsFields);
 export type Conversations = z.infer<typeof ConversationsSchema>;
 
-export const ConversationMessageSchema = z.object({
+const ConversationMessageFields = {
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -789,25 +987,35 @@ export const ConversationMessageSchema = z.object({
   messages: opt(FlattenedConversationMessagesSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
-});
+};
+export interface ConversationMessageShape extends Id<typeof ConversationMessageFields> {}
+export const ConversationMessageSchema: z.ZodObject<ConversationMessageShape> = z.object(ConversationMessageFields);
 export type ConversationMessage = z.infer<typeof ConversationMessageSchema>;
 
-export const ConversationMessagesSchema = flattened(ConversationMessageSchema);
+const ConversationMessagesFields = flattenedFields(ConversationMessageSchema);
+export interface ConversationMessagesShape extends Id<typeof ConversationMessagesFields> {}
+export const ConversationMessagesSchema: z.ZodObject<ConversationMessagesShape> = z.object(ConversationMessagesFields);
 export type ConversationMessages = z.infer<typeof ConversationMessagesSchema>;
 
 /** Placeholders: elements are not validated. */
-export const SharesSchema = z.object({ ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
+const SharesFields = { ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) };
+export interface SharesShape extends Id<typeof SharesFields> {}
+export const SharesSchema: z.ZodObject<SharesShape> = z.object(SharesFields);
 export type Shares = z.infer<typeof SharesSchema>;
-export const SensitivesSchema = z.object({ ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
+const SensitivesFields = { ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) };
+export interface SensitivesShape extends Id<typeof SensitivesFields> {}
+export const SensitivesSchema: z.ZodObject<SensitivesShape> = z.object(SensitivesFields);
 export type Sensitives = z.infer<typeof SensitivesSchema>;
-export const AnchorsSchema = flattened(z.unknown());
+const AnchorsFields = flattenedFields(z.unknown());
+export interface AnchorsShape extends Id<typeof AnchorsFields> {}
+export const AnchorsSchema: z.ZodObject<AnchorsShape> = z.object(AnchorsFields);
 export type Anchors = z.infer<typeof AnchorsSchema>;
 
 // ---------------------------------------------------------------------------
 // Assets
 // ---------------------------------------------------------------------------
 
-export const AssetSchema = z.object({
+const AssetFields = {
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -839,17 +1047,21 @@ export const AssetSchema = z.object({
   summaries: opt(WorkstreamSummariesSchema),
   messages: opt(ConversationMessagesSchema),
   demo: opt(z.boolean()),
-});
+};
+export interface AssetShape extends Id<typeof AssetFields> {}
+export const AssetSchema: z.ZodObject<AssetShape> = z.object(AssetFields);
 export type Asset = z.infer<typeof AssetSchema>;
 
-export const AssetsSchema = flattened(AssetSchema);
+const AssetsFields = flattenedFields(AssetSchema);
+export interface AssetsShape extends Id<typeof AssetsFields> {}
+export const AssetsSchema: z.ZodObject<AssetsShape> = z.object(AssetsFields);
 export type Assets = z.infer<typeof AssetsSchema>;
 
 // ---------------------------------------------------------------------------
 // Search
 // ---------------------------------------------------------------------------
 
-export const SearchedAssetSchema = z.object({
+const SearchedAssetFields = {
   ...base,
   exact: z.boolean(),
   score: z.number(),
@@ -857,49 +1069,62 @@ export const SearchedAssetSchema = z.object({
   identifier: z.string(),
   asset: opt(AssetSchema),
   pseudo: opt(z.boolean()),
-});
+};
+export interface SearchedAssetShape extends Id<typeof SearchedAssetFields> {}
+export const SearchedAssetSchema: z.ZodObject<SearchedAssetShape> = z.object(SearchedAssetFields);
 export type SearchedAsset = z.infer<typeof SearchedAssetSchema>;
 
-export const SearchedAssetsSchema = z.object({
+const SearchedAssetsFields = {
   ...base,
   iterable: z.array(SearchedAssetSchema),
   suggested: z.number(),
   exact: z.number(),
-});
+};
+export interface SearchedAssetsShape extends Id<typeof SearchedAssetsFields> {}
+export const SearchedAssetsSchema: z.ZodObject<SearchedAssetsShape> = z.object(SearchedAssetsFields);
 export type SearchedAssets = z.infer<typeof SearchedAssetsSchema>;
 
 /** Note the wire spelling `identifers`. */
-export const AssetSearchSpaceSchema = z.object({
+const AssetSearchSpaceFields = {
   ...base,
   identifers: FlattenedAssetsSchema,
-});
+};
+export interface AssetSearchSpaceShape extends Id<typeof AssetSearchSpaceFields> {}
+export const AssetSearchSpaceSchema: z.ZodObject<AssetSearchSpaceShape> = z.object(AssetSearchSpaceFields);
 export type AssetSearchSpace = z.infer<typeof AssetSearchSpaceSchema>;
 
-export const AssetFilterPhraseOptionsSchema = z.object({
+const AssetFilterPhraseOptionsFields = {
   ...base,
   annotation: opt(AnnotationTypeEnumSchema),
-});
+};
+export interface AssetFilterPhraseOptionsShape extends Id<typeof AssetFilterPhraseOptionsFields> {}
+export const AssetFilterPhraseOptionsSchema: z.ZodObject<AssetFilterPhraseOptionsShape> =
+  z.object(AssetFilterPhraseOptionsFields);
 export type AssetFilterPhraseOptions = z.infer<typeof AssetFilterPhraseOptionsSchema>;
 
-export const AssetFilterPhraseSchema = z.object({
+const AssetFilterPhraseFields = {
   ...base,
   value: opt(z.string()),
   annotation: opt(z.boolean()),
   title: opt(z.boolean()),
   content: opt(z.boolean()),
   options: opt(AssetFilterPhraseOptionsSchema),
-});
+};
+export interface AssetFilterPhraseShape extends Id<typeof AssetFilterPhraseFields> {}
+export const AssetFilterPhraseSchema: z.ZodObject<AssetFilterPhraseShape> = z.object(AssetFilterPhraseFields);
 export type AssetFilterPhrase = z.infer<typeof AssetFilterPhraseSchema>;
 
-export const AssetFilterTimestampSchema = z.object({
+const AssetFilterTimestampFields = {
   ...base,
   from: opt(GroupedTimestampSchema),
   to: opt(GroupedTimestampSchema),
   between: opt(z.boolean()),
-});
+};
+export interface AssetFilterTimestampShape extends Id<typeof AssetFilterTimestampFields> {}
+export const AssetFilterTimestampSchema: z.ZodObject<AssetFilterTimestampShape> = z.object(AssetFilterTimestampFields);
 export type AssetFilterTimestamp = z.infer<typeof AssetFilterTimestampSchema>;
 
-const assetFilterFields = {
+const AssetFilterFields = {
   ...base,
   classification: opt(ClassificationSpecificEnumSchema),
   tags: opt(z.array(z.string())),
@@ -908,47 +1133,49 @@ const assetFilterFields = {
   phrase: opt(AssetFilterPhraseSchema),
   created: opt(AssetFilterTimestampSchema),
   updated: opt(AssetFilterTimestampSchema),
-};
-type Id<T> = T;
-/** Declared so that the recursion through `operations` type-checks. */
-export interface AssetFilterShape extends Id<typeof assetFilterFields> {
-  readonly operations: z.ZodOptional<z.ZodNullable<typeof AssetFiltersSchema>>;
-}
-export const AssetFilterSchema: z.ZodObject<AssetFilterShape> = z.object({
-  ...assetFilterFields,
   get operations() {
     return opt(AssetFiltersSchema);
   },
-});
+};
+export interface AssetFilterShape extends Id<typeof AssetFilterFields> {}
+export const AssetFilterSchema: z.ZodObject<AssetFilterShape> = z.object(AssetFilterFields);
 export type AssetFilter = z.infer<typeof AssetFilterSchema>;
 
-export const AssetFiltersSchema = z.object({
+const AssetFiltersFields = {
   ...base,
   iterable: z.array(AssetFilterSchema),
   type: opt(FilterOperationTypeEnumSchema),
-});
+};
+export interface AssetFiltersShape extends Id<typeof AssetFiltersFields> {}
+export const AssetFiltersSchema: z.ZodObject<AssetFiltersShape> = z.object(AssetFiltersFields);
 export type AssetFilters = z.infer<typeof AssetFiltersSchema>;
 
-export const AssetsSearchWithFiltersInputSchema = z.object({
+const AssetsSearchWithFiltersInputFields = {
   ...base,
   query: opt(z.string()),
   space: opt(AssetSearchSpaceSchema),
   filters: opt(AssetFiltersSchema),
   casing: opt(z.boolean()),
-});
+};
+export interface AssetsSearchWithFiltersInputShape extends Id<typeof AssetsSearchWithFiltersInputFields> {}
+export const AssetsSearchWithFiltersInputSchema: z.ZodObject<AssetsSearchWithFiltersInputShape> =
+  z.object(AssetsSearchWithFiltersInputFields);
 export type AssetsSearchWithFiltersInput = z.infer<typeof AssetsSearchWithFiltersInputSchema>;
 
-export const AssetsSearchWithFiltersOutputSchema = z.object({
+const AssetsSearchWithFiltersOutputFields = {
   ...base,
   results: SearchedAssetsSchema,
-});
+};
+export interface AssetsSearchWithFiltersOutputShape extends Id<typeof AssetsSearchWithFiltersOutputFields> {}
+export const AssetsSearchWithFiltersOutputSchema: z.ZodObject<AssetsSearchWithFiltersOutputShape> =
+  z.object(AssetsSearchWithFiltersOutputFields);
 export type AssetsSearchWithFiltersOutput = z.infer<typeof AssetsSearchWithFiltersOutputSchema>;
 
 // ---------------------------------------------------------------------------
 // Streams
 // ---------------------------------------------------------------------------
 
-export const StreamedIdentifierSchema = z.object({
+const StreamedIdentifierFields = {
   ...base,
   asset: opt(ReferencedAssetSchema),
   conversation: opt(ReferencedConversationSchema),
@@ -970,36 +1197,44 @@ export const StreamedIdentifierSchema = z.object({
   workstreamPatternEngineSource: opt(z.unknown()),
   workstreamPatternEngineSourceWindow: opt(z.unknown()),
   deleted: opt(z.boolean()),
-});
+};
+export interface StreamedIdentifierShape extends Id<typeof StreamedIdentifierFields> {}
+export const StreamedIdentifierSchema: z.ZodObject<StreamedIdentifierShape> = z.object(StreamedIdentifierFields);
 export type StreamedIdentifier = z.infer<typeof StreamedIdentifierSchema>;
 
-export const StreamedIdentifiersSchema = z.object({
+const StreamedIdentifiersFields = {
   ...base,
   iterable: z.array(StreamedIdentifierSchema),
-});
+};
+export interface StreamedIdentifiersShape extends Id<typeof StreamedIdentifiersFields> {}
+export const StreamedIdentifiersSchema: z.ZodObject<StreamedIdentifiersShape> = z.object(StreamedIdentifiersFields);
 export type StreamedIdentifiers = z.infer<typeof StreamedIdentifiersSchema>;
 
 // ---------------------------------------------------------------------------
 // Create / update inputs
 // ---------------------------------------------------------------------------
 
-export const SeededAssetTagSchema = z.object({
+const SeededAssetTagFields = {
   ...base,
   text: z.string(),
   mechanism: opt(MechanismEnumSchema),
   category: opt(TagCategoryEnumSchema),
-});
+};
+export interface SeededAssetTagShape extends Id<typeof SeededAssetTagFields> {}
+export const SeededAssetTagSchema: z.ZodObject<SeededAssetTagShape> = z.object(SeededAssetTagFields);
 export type SeededAssetTag = z.infer<typeof SeededAssetTagSchema>;
 
-export const SeededAssetWebsiteSchema = z.object({
+const SeededAssetWebsiteFields = {
   ...base,
   url: z.string(),
   name: z.string(),
   mechanism: opt(MechanismEnumSchema),
-});
+};
+export interface SeededAssetWebsiteShape extends Id<typeof SeededAssetWebsiteFields> {}
+export const SeededAssetWebsiteSchema: z.ZodObject<SeededAssetWebsiteShape> = z.object(SeededAssetWebsiteFields);
 export type SeededAssetWebsite = z.infer<typeof SeededAssetWebsiteSchema>;
 
-export const SeededAnnotationSchema = z.object({
+const SeededAnnotationFields = {
   ...base,
   type: AnnotationTypeEnumSchema,
   text: z.string(),
@@ -1021,11 +1256,13 @@ export const SeededAnnotationSchema = z.object({
   tags: opt(FlattenedTagsSchema),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
-});
+};
+export interface SeededAnnotationShape extends Id<typeof SeededAnnotationFields> {}
+export const SeededAnnotationSchema: z.ZodObject<SeededAnnotationShape> = z.object(SeededAnnotationFields);
 export type SeededAnnotation = z.infer<typeof SeededAnnotationSchema>;
 
 /** Not in §2; fields and required list from the SDK (`SeededPerson.d.ts`). */
-export const SeededPersonSchema = z.object({
+const SeededPersonFields = {
   ...base,
   asset: opt(z.string()),
   mechanism: opt(MechanismEnumSchema),
@@ -1034,10 +1271,12 @@ export const SeededPersonSchema = z.object({
   model: opt(z.unknown()),
   annotations: opt(z.array(SeededAnnotationSchema)),
   anchors: opt(FlattenedAnchorsSchema),
-});
+};
+export interface SeededPersonShape extends Id<typeof SeededPersonFields> {}
+export const SeededPersonSchema: z.ZodObject<SeededPersonShape> = z.object(SeededPersonFields);
 export type SeededPerson = z.infer<typeof SeededPersonSchema>;
 
-export const SeededAssetMetadataSchema = z.object({
+const SeededAssetMetadataFields = {
   ...base,
   name: opt(z.string()),
   mechanism: opt(MechanismEnumSchema),
@@ -1048,16 +1287,20 @@ export const SeededAssetMetadataSchema = z.object({
   annotations: opt(z.array(SeededAnnotationSchema)),
   hints: opt(z.array(z.unknown())),
   anchors: opt(z.array(z.unknown())),
-});
+};
+export interface SeededAssetMetadataShape extends Id<typeof SeededAssetMetadataFields> {}
+export const SeededAssetMetadataSchema: z.ZodObject<SeededAssetMetadataShape> = z.object(SeededAssetMetadataFields);
 export type SeededAssetMetadata = z.infer<typeof SeededAssetMetadataSchema>;
 
-export const AvailableFormatsSchema = z.object({
+const AvailableFormatsFields = {
   ...base,
   iterable: z.array(ClassificationSchema),
-});
+};
+export interface AvailableFormatsShape extends Id<typeof AvailableFormatsFields> {}
+export const AvailableFormatsSchema: z.ZodObject<AvailableFormatsShape> = z.object(AvailableFormatsFields);
 export type AvailableFormats = z.infer<typeof AvailableFormatsSchema>;
 
-export const SeededAssetSchema = z.object({
+const SeededAssetFields = {
   ...base,
   application: ApplicationSchema,
   format: SeededFormatSchema,
@@ -1067,11 +1310,13 @@ export const SeededAssetSchema = z.object({
   pseudo: opt(z.boolean()),
   enrichment: opt(SeededAssetEnrichmentSchema),
   demo: opt(z.boolean()),
-});
+};
+export interface SeededAssetShape extends Id<typeof SeededAssetFields> {}
+export const SeededAssetSchema: z.ZodObject<SeededAssetShape> = z.object(SeededAssetFields);
 export type SeededAsset = z.infer<typeof SeededAssetSchema>;
 
 /** Not in §2; from the SDK (`SeededWebsite.d.ts`). Body of `POST /websites/create`. */
-export const SeededWebsiteSchema = z.object({
+const SeededWebsiteFields = {
   ...base,
   asset: opt(z.string()),
   conversation: opt(z.string()),
@@ -1079,11 +1324,13 @@ export const SeededWebsiteSchema = z.object({
   name: z.string(),
   mechanism: opt(MechanismEnumSchema),
   person: opt(z.string()),
-});
+};
+export interface SeededWebsiteShape extends Id<typeof SeededWebsiteFields> {}
+export const SeededWebsiteSchema: z.ZodObject<SeededWebsiteShape> = z.object(SeededWebsiteFields);
 export type SeededWebsite = z.infer<typeof SeededWebsiteSchema>;
 
 /** Not in §2; from the SDK (`SeededTag.d.ts`). Body of `POST /tags/create`. */
-export const SeededTagSchema = z.object({
+const SeededTagFields = {
   ...base,
   text: z.string(),
   asset: opt(z.string()),
@@ -1091,11 +1338,13 @@ export const SeededTagSchema = z.object({
   category: opt(TagCategoryEnumSchema),
   person: opt(z.string()),
   tagsVector: opt(z.array(z.number())),
-});
+};
+export interface SeededTagShape extends Id<typeof SeededTagFields> {}
+export const SeededTagSchema: z.ZodObject<SeededTagShape> = z.object(SeededTagFields);
 export type SeededTag = z.infer<typeof SeededTagSchema>;
 
 /** Not in §2; from the SDK (`SeededWorkstreamSummary.d.ts`). Body of `POST /workstream_summaries/create`. */
-export const SeededWorkstreamSummarySchema = z.object({
+const SeededWorkstreamSummaryFields = {
   ...base,
   events: opt(FlattenedWorkstreamEventsSchema),
   name: z.string(),
@@ -1113,44 +1362,56 @@ export const SeededWorkstreamSummarySchema = z.object({
   processing: opt(CapabilitiesEnumSchema),
   favorited: opt(z.boolean()),
   mechanism: opt(MechanismEnumSchema),
-});
+};
+export interface SeededWorkstreamSummaryShape extends Id<typeof SeededWorkstreamSummaryFields> {}
+export const SeededWorkstreamSummarySchema: z.ZodObject<SeededWorkstreamSummaryShape> =
+  z.object(SeededWorkstreamSummaryFields);
 export type SeededWorkstreamSummary = z.infer<typeof SeededWorkstreamSummarySchema>;
 
-export const SeedSchema = z.object({
+const SeedFields = {
   ...base,
   asset: opt(SeededAssetSchema),
   person: opt(SeededPersonSchema),
   anchor: opt(z.unknown()),
   website: opt(SeededWebsiteSchema),
   type: opt(SeedTypeEnumSchema),
-});
+};
+export interface SeedShape extends Id<typeof SeedFields> {}
+export const SeedSchema: z.ZodObject<SeedShape> = z.object(SeedFields);
 export type Seed = z.infer<typeof SeedSchema>;
 
-export const SeedsSchema = z.object({
+const SeedsFields = {
   ...base,
   iterable: z.array(SeedSchema),
-});
+};
+export interface SeedsShape extends Id<typeof SeedsFields> {}
+export const SeedsSchema: z.ZodObject<SeedsShape> = z.object(SeedsFields);
 export type Seeds = z.infer<typeof SeedsSchema>;
 
-export const AssetReclassificationSchema = z.object({
+const AssetReclassificationFields = {
   ...base,
   ext: ClassificationSpecificEnumSchema,
   asset: AssetSchema,
-});
+};
+export interface AssetReclassificationShape extends Id<typeof AssetReclassificationFields> {}
+export const AssetReclassificationSchema: z.ZodObject<AssetReclassificationShape> =
+  z.object(AssetReclassificationFields);
 export type AssetReclassification = z.infer<typeof AssetReclassificationSchema>;
 
-export const SeededScoreSchema = z.object({
+const SeededScoreFields = {
   ...base,
   reuse: opt(z.boolean()),
   update: opt(z.boolean()),
   reference: opt(z.boolean()),
   priority: opt(z.boolean()),
   searched: opt(z.boolean()),
-});
+};
+export interface SeededScoreShape extends Id<typeof SeededScoreFields> {}
+export const SeededScoreSchema: z.ZodObject<SeededScoreShape> = z.object(SeededScoreFields);
 export type SeededScore = z.infer<typeof SeededScoreSchema>;
 
 const seededScore = opt(SeededScoreSchema);
-export const SeededScoreIncrementSchema = z.object({
+const SeededScoreIncrementFields = {
   ...base,
   asset: seededScore,
   assets: seededScore,
@@ -1188,52 +1449,68 @@ export const SeededScoreIncrementSchema = z.object({
   model: seededScore,
   workstream_pattern_engine_source_windows: seededScore,
   workstream_pattern_engine_source_window: seededScore,
-});
+};
+export interface SeededScoreIncrementShape extends Id<typeof SeededScoreIncrementFields> {}
+export const SeededScoreIncrementSchema: z.ZodObject<SeededScoreIncrementShape> = z.object(SeededScoreIncrementFields);
 export type SeededScoreIncrement = z.infer<typeof SeededScoreIncrementSchema>;
 
-export const SeededAccessorSchema = z.object({
+const SeededAccessorFields = {
   ...base,
   os: z.string(),
   share: z.string(),
   user: opt(FlattenedUserProfileSchema),
-});
+};
+export interface SeededAccessorShape extends Id<typeof SeededAccessorFields> {}
+export const SeededAccessorSchema: z.ZodObject<SeededAccessorShape> = z.object(SeededAccessorFields);
 export type SeededAccessor = z.infer<typeof SeededAccessorSchema>;
 
-export const InteractedAssetInteractionsSchema = z.object({
+const InteractedAssetInteractionsFields = {
   ...base,
   viewed: z.string(),
   touched: opt(z.boolean()),
   scrolled: opt(z.boolean()),
-});
+};
+export interface InteractedAssetInteractionsShape extends Id<typeof InteractedAssetInteractionsFields> {}
+export const InteractedAssetInteractionsSchema: z.ZodObject<InteractedAssetInteractionsShape> =
+  z.object(InteractedAssetInteractionsFields);
 export type InteractedAssetInteractions = z.infer<typeof InteractedAssetInteractionsSchema>;
 
-export const InteractedAssetSchema = z.object({
+const InteractedAssetFields = {
   ...base,
   asset: opt(UuidSchema),
   interactions: opt(InteractedAssetInteractionsSchema),
-});
+};
+export interface InteractedAssetShape extends Id<typeof InteractedAssetFields> {}
+export const InteractedAssetSchema: z.ZodObject<InteractedAssetShape> = z.object(InteractedAssetFields);
 export type InteractedAsset = z.infer<typeof InteractedAssetSchema>;
 
-export const InteractedAssetsSchema = z.object({
+const InteractedAssetsFields = {
   ...base,
   iterable: z.array(InteractedAssetSchema),
-});
+};
+export interface InteractedAssetsShape extends Id<typeof InteractedAssetsFields> {}
+export const InteractedAssetsSchema: z.ZodObject<InteractedAssetsShape> = z.object(InteractedAssetsFields);
 export type InteractedAssets = z.infer<typeof InteractedAssetsSchema>;
 
-export const SeededAssetsRecommendationSchema = z.object({
+const SeededAssetsRecommendationFields = {
   ...base,
   assets: AssetsSchema,
   interactions: InteractedAssetsSchema,
-});
+};
+export interface SeededAssetsRecommendationShape extends Id<typeof SeededAssetsRecommendationFields> {}
+export const SeededAssetsRecommendationSchema: z.ZodObject<SeededAssetsRecommendationShape> =
+  z.object(SeededAssetsRecommendationFields);
 export type SeededAssetsRecommendation = z.infer<typeof SeededAssetsRecommendationSchema>;
 
-export const ExportedAssetSchema = z.object({
+const ExportedAssetFields = {
   ...base,
   name: z.string(),
   description: z.string(),
   created: GroupedTimestampSchema,
   raw: FileFormatSchema,
-});
+};
+export interface ExportedAssetShape extends Id<typeof ExportedAssetFields> {}
+export const ExportedAssetSchema: z.ZodObject<ExportedAssetShape> = z.object(ExportedAssetFields);
 export type ExportedAsset = z.infer<typeof ExportedAssetSchema>;
 
 // ---------------------------------------------------------------------------
@@ -1241,21 +1518,27 @@ export type ExportedAsset = z.infer<typeof ExportedAssetSchema>;
 // ---------------------------------------------------------------------------
 
 /** Only `workstreams` is known; anything else is passed through. */
-export const TemporalRangeGroundingSchema = z.looseObject({
+const TemporalRangeGroundingFields = {
   ...base,
   workstreams: opt(FlattenedRangesSchema),
-});
+};
+export interface TemporalRangeGroundingShape extends Id<typeof TemporalRangeGroundingFields> {}
+export const TemporalRangeGroundingSchema: z.ZodObject<TemporalRangeGroundingShape, z.core.$loose> =
+  z.looseObject(TemporalRangeGroundingFields);
 export type TemporalRangeGrounding = z.infer<typeof TemporalRangeGroundingSchema>;
 
-export const QGPTRelevanceInputOptionsSchema = z.object({
+const QGPTRelevanceInputOptionsFields = {
   ...base,
   database: opt(z.boolean()),
   question: opt(z.boolean()),
   pipeline: opt(QGPTPromptPipelineSchema),
-});
+};
+export interface QGPTRelevanceInputOptionsShape extends Id<typeof QGPTRelevanceInputOptionsFields> {}
+export const QGPTRelevanceInputOptionsSchema: z.ZodObject<QGPTRelevanceInputOptionsShape> =
+  z.object(QGPTRelevanceInputOptionsFields);
 export type QGPTRelevanceInputOptions = z.infer<typeof QGPTRelevanceInputOptionsSchema>;
 
-export const QGPTRelevanceInputSchema = z.object({
+const QGPTRelevanceInputFields = {
   ...base,
   query: z.string(),
   paths: opt(z.array(z.string())),
@@ -1269,18 +1552,22 @@ export const QGPTRelevanceInputSchema = z.object({
   anchors: opt(FlattenedAnchorsSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
-});
+};
+export interface QGPTRelevanceInputShape extends Id<typeof QGPTRelevanceInputFields> {}
+export const QGPTRelevanceInputSchema: z.ZodObject<QGPTRelevanceInputShape> = z.object(QGPTRelevanceInputFields);
 export type QGPTRelevanceInput = z.infer<typeof QGPTRelevanceInputSchema>;
 
-export const TextLocationSchema = z.object({
+const TextLocationFields = {
   ...base,
   text: z.string(),
   start: z.number(),
   end: z.number(),
-});
+};
+export interface TextLocationShape extends Id<typeof TextLocationFields> {}
+export const TextLocationSchema: z.ZodObject<TextLocationShape> = z.object(TextLocationFields);
 export type TextLocation = z.infer<typeof TextLocationSchema>;
 
-export const RelevantQGPTSeedSchema = z.object({
+const RelevantQGPTSeedFields = {
   ...base,
   id: opt(z.string()),
   seed: opt(SeedSchema),
@@ -1288,42 +1575,54 @@ export const RelevantQGPTSeedSchema = z.object({
   anchor: opt(ReferencedAnchorSchema),
   asset: opt(ReferencedAssetSchema),
   location: opt(TextLocationSchema),
-});
+};
+export interface RelevantQGPTSeedShape extends Id<typeof RelevantQGPTSeedFields> {}
+export const RelevantQGPTSeedSchema: z.ZodObject<RelevantQGPTSeedShape> = z.object(RelevantQGPTSeedFields);
 export type RelevantQGPTSeed = z.infer<typeof RelevantQGPTSeedSchema>;
 
-export const RelevantQGPTSeedsSchema = z.object({
+const RelevantQGPTSeedsFields = {
   ...base,
   iterable: z.array(RelevantQGPTSeedSchema),
-});
+};
+export interface RelevantQGPTSeedsShape extends Id<typeof RelevantQGPTSeedsFields> {}
+export const RelevantQGPTSeedsSchema: z.ZodObject<RelevantQGPTSeedsShape> = z.object(RelevantQGPTSeedsFields);
 export type RelevantQGPTSeeds = z.infer<typeof RelevantQGPTSeedsSchema>;
 
-export const QGPTQuestionAnswerSchema = z.object({
+const QGPTQuestionAnswerFields = {
   ...base,
   score: z.number(),
   text: z.string(),
-});
+};
+export interface QGPTQuestionAnswerShape extends Id<typeof QGPTQuestionAnswerFields> {}
+export const QGPTQuestionAnswerSchema: z.ZodObject<QGPTQuestionAnswerShape> = z.object(QGPTQuestionAnswerFields);
 export type QGPTQuestionAnswer = z.infer<typeof QGPTQuestionAnswerSchema>;
 
-export const QGPTQuestionAnswersSchema = z.object({
+const QGPTQuestionAnswersFields = {
   ...base,
   iterable: z.array(QGPTQuestionAnswerSchema),
-});
+};
+export interface QGPTQuestionAnswersShape extends Id<typeof QGPTQuestionAnswersFields> {}
+export const QGPTQuestionAnswersSchema: z.ZodObject<QGPTQuestionAnswersShape> = z.object(QGPTQuestionAnswersFields);
 export type QGPTQuestionAnswers = z.infer<typeof QGPTQuestionAnswersSchema>;
 
-export const QGPTQuestionOutputSchema = z.object({
+const QGPTQuestionOutputFields = {
   ...base,
   answers: QGPTQuestionAnswersSchema,
-});
+};
+export interface QGPTQuestionOutputShape extends Id<typeof QGPTQuestionOutputFields> {}
+export const QGPTQuestionOutputSchema: z.ZodObject<QGPTQuestionOutputShape> = z.object(QGPTQuestionOutputFields);
 export type QGPTQuestionOutput = z.infer<typeof QGPTQuestionOutputSchema>;
 
-export const QGPTRelevanceOutputSchema = z.object({
+const QGPTRelevanceOutputFields = {
   ...base,
   relevant: RelevantQGPTSeedsSchema,
   answer: opt(QGPTQuestionOutputSchema),
-});
+};
+export interface QGPTRelevanceOutputShape extends Id<typeof QGPTRelevanceOutputFields> {}
+export const QGPTRelevanceOutputSchema: z.ZodObject<QGPTRelevanceOutputShape> = z.object(QGPTRelevanceOutputFields);
 export type QGPTRelevanceOutput = z.infer<typeof QGPTRelevanceOutputSchema>;
 
-export const QGPTQuestionInputSchema = z.object({
+const QGPTQuestionInputFields = {
   ...base,
   relevant: RelevantQGPTSeedsSchema,
   query: z.string(),
@@ -1334,66 +1633,85 @@ export const QGPTQuestionInputSchema = z.object({
   temporal: opt(TemporalRangeGroundingSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
-});
+};
+export interface QGPTQuestionInputShape extends Id<typeof QGPTQuestionInputFields> {}
+export const QGPTQuestionInputSchema: z.ZodObject<QGPTQuestionInputShape> = z.object(QGPTQuestionInputFields);
 export type QGPTQuestionInput = z.infer<typeof QGPTQuestionInputSchema>;
 
-export const QGPTHintsInputSchema = z.object({
+const QGPTHintsInputFields = {
   ...base,
   relevant: RelevantQGPTSeedsSchema,
   query: opt(z.string()),
   answer: opt(QGPTQuestionAnswerSchema),
   application: opt(z.string()),
   model: opt(z.string()),
-});
+};
+export interface QGPTHintsInputShape extends Id<typeof QGPTHintsInputFields> {}
+export const QGPTHintsInputSchema: z.ZodObject<QGPTHintsInputShape> = z.object(QGPTHintsInputFields);
 export type QGPTHintsInput = z.infer<typeof QGPTHintsInputSchema>;
 
-export const QGPTConversationMessageSchema = z.object({
+const QGPTConversationMessageFields = {
   ...base,
   text: z.string(),
   role: QGPTConversationMessageRoleEnumSchema,
   timestamp: GroupedTimestampSchema,
-});
+};
+export interface QGPTConversationMessageShape extends Id<typeof QGPTConversationMessageFields> {}
+export const QGPTConversationMessageSchema: z.ZodObject<QGPTConversationMessageShape> =
+  z.object(QGPTConversationMessageFields);
 export type QGPTConversationMessage = z.infer<typeof QGPTConversationMessageSchema>;
 
-export const QGPTConversationSchema = z.object({
+const QGPTConversationFields = {
   ...base,
   iterable: opt(z.array(QGPTConversationMessageSchema)),
-});
+};
+export interface QGPTConversationShape extends Id<typeof QGPTConversationFields> {}
+export const QGPTConversationSchema: z.ZodObject<QGPTConversationShape> = z.object(QGPTConversationFields);
 export type QGPTConversation = z.infer<typeof QGPTConversationSchema>;
 
-export const QGPTRepromptInputSchema = z.object({
+const QGPTRepromptInputFields = {
   ...base,
   query: z.string(),
   conversation: QGPTConversationSchema,
   application: opt(z.string()),
   model: opt(z.string()),
   pipeline: opt(QGPTPromptPipelineSchema),
-});
+};
+export interface QGPTRepromptInputShape extends Id<typeof QGPTRepromptInputFields> {}
+export const QGPTRepromptInputSchema: z.ZodObject<QGPTRepromptInputShape> = z.object(QGPTRepromptInputFields);
 export type QGPTRepromptInput = z.infer<typeof QGPTRepromptInputSchema>;
 
-export const QGPTRepromptOutputSchema = z.object({
+const QGPTRepromptOutputFields = {
   ...base,
   query: z.string(),
-});
+};
+export interface QGPTRepromptOutputShape extends Id<typeof QGPTRepromptOutputFields> {}
+export const QGPTRepromptOutputSchema: z.ZodObject<QGPTRepromptOutputShape> = z.object(QGPTRepromptOutputFields);
 export type QGPTRepromptOutput = z.infer<typeof QGPTRepromptOutputSchema>;
 
-export const QGPTPersonsRelatedInputSchema = z.object({
+const QGPTPersonsRelatedInputFields = {
   ...base,
   seed: opt(SeedSchema),
   conversation: opt(QGPTConversationSchema),
   application: opt(z.string()),
   model: opt(z.string()),
-});
+};
+export interface QGPTPersonsRelatedInputShape extends Id<typeof QGPTPersonsRelatedInputFields> {}
+export const QGPTPersonsRelatedInputSchema: z.ZodObject<QGPTPersonsRelatedInputShape> =
+  z.object(QGPTPersonsRelatedInputFields);
 export type QGPTPersonsRelatedInput = z.infer<typeof QGPTPersonsRelatedInputSchema>;
 
-export const QGPTPersonsRelatedOutputSchema = z.object({
+const QGPTPersonsRelatedOutputFields = {
   ...base,
   persons: PersonsSchema,
   explanations: opt(z.record(z.string(), z.string())),
-});
+};
+export interface QGPTPersonsRelatedOutputShape extends Id<typeof QGPTPersonsRelatedOutputFields> {}
+export const QGPTPersonsRelatedOutputSchema: z.ZodObject<QGPTPersonsRelatedOutputShape> =
+  z.object(QGPTPersonsRelatedOutputFields);
 export type QGPTPersonsRelatedOutput = z.infer<typeof QGPTPersonsRelatedOutputSchema>;
 
-export const QGPTStreamInputSchema = z.object({
+const QGPTStreamInputFields = {
   ...base,
   relevance: opt(QGPTRelevanceInputSchema),
   question: opt(QGPTQuestionInputSchema),
@@ -1402,10 +1720,12 @@ export const QGPTStreamInputSchema = z.object({
   stop: opt(z.boolean()),
   reset: opt(z.boolean()),
   agent: opt(z.boolean()),
-});
+};
+export interface QGPTStreamInputShape extends Id<typeof QGPTStreamInputFields> {}
+export const QGPTStreamInputSchema: z.ZodObject<QGPTStreamInputShape> = z.object(QGPTStreamInputFields);
 export type QGPTStreamInput = z.infer<typeof QGPTStreamInputSchema>;
 
-export const QGPTStreamOutputSchema = z.object({
+const QGPTStreamOutputFields = {
   ...base,
   conversation: z.string(),
   request: opt(z.string()),
@@ -1417,14 +1737,16 @@ export const QGPTStreamOutputSchema = z.object({
   agentRoutes: opt(z.unknown()),
   extracted: opt(z.unknown()),
   migration: opt(z.unknown()),
-});
+};
+export interface QGPTStreamOutputShape extends Id<typeof QGPTStreamOutputFields> {}
+export const QGPTStreamOutputSchema: z.ZodObject<QGPTStreamOutputShape> = z.object(QGPTStreamOutputFields);
 export type QGPTStreamOutput = z.infer<typeof QGPTStreamOutputSchema>;
 
 // ---------------------------------------------------------------------------
 // Connection
 // ---------------------------------------------------------------------------
 
-export const SeededTrackedApplicationSchema = z.object({
+const SeededTrackedApplicationFields = {
   ...base,
   name: ApplicationNameEnumSchema,
   version: z.string(),
@@ -1433,39 +1755,53 @@ export const SeededTrackedApplicationSchema = z.object({
   privacy: opt(PrivacyEnumSchema),
   automaticUnload: opt(z.boolean()),
   enrichment: opt(SeededAssetEnrichmentSchema),
-});
+};
+export interface SeededTrackedApplicationShape extends Id<typeof SeededTrackedApplicationFields> {}
+export const SeededTrackedApplicationSchema: z.ZodObject<SeededTrackedApplicationShape> =
+  z.object(SeededTrackedApplicationFields);
 export type SeededTrackedApplication = z.infer<typeof SeededTrackedApplicationSchema>;
 
-export const SeededConnectorConnectionSchema = z.object({
+const SeededConnectorConnectionFields = {
   ...base,
   application: SeededTrackedApplicationSchema,
-});
+};
+export interface SeededConnectorConnectionShape extends Id<typeof SeededConnectorConnectionFields> {}
+export const SeededConnectorConnectionSchema: z.ZodObject<SeededConnectorConnectionShape> =
+  z.object(SeededConnectorConnectionFields);
 export type SeededConnectorConnection = z.infer<typeof SeededConnectorConnectionSchema>;
 
-export const OSHealthSchema = z.object({
+const OSHealthFields = {
   ...base,
   id: IdSchema,
   version: z.string(),
-});
+};
+export interface OSHealthShape extends Id<typeof OSHealthFields> {}
+export const OSHealthSchema: z.ZodObject<OSHealthShape> = z.object(OSHealthFields);
 export type OSHealth = z.infer<typeof OSHealthSchema>;
 
-export const HealthSchema = z.object({
+const HealthFields = {
   ...base,
   os: OSHealthSchema,
-});
+};
+export interface HealthShape extends Id<typeof HealthFields> {}
+export const HealthSchema: z.ZodObject<HealthShape> = z.object(HealthFields);
 export type Health = z.infer<typeof HealthSchema>;
 
-export const ContextSchema = z.object({
+const ContextFields = {
   ...base,
   os: z.string(),
   application: ApplicationSchema,
   health: HealthSchema,
   user: opt(UserProfileSchema),
-});
+};
+export interface ContextShape extends Id<typeof ContextFields> {}
+export const ContextSchema: z.ZodObject<ContextShape> = z.object(ContextFields);
 export type Context = z.infer<typeof ContextSchema>;
 
-export const ReturnedUserProfileSchema = z.object({
+const ReturnedUserProfileFields = {
   ...base,
   user: opt(UserProfileSchema),
-});
+};
+export interface ReturnedUserProfileShape extends Id<typeof ReturnedUserProfileFields> {}
+export const ReturnedUserProfileSchema: z.ZodObject<ReturnedUserProfileShape> = z.object(ReturnedUserProfileFields);
 export type ReturnedUserProfile = z.infer<typeof ReturnedUserProfileSchema>;

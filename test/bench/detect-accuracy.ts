@@ -1,0 +1,147 @@
+/**
+ * Accuracy and cost of the language detector candidates on the labelled samples.
+ *
+ *   node --experimental-strip-types test/bench/detect-accuracy.ts [--verbose]
+ *
+ * (Node 22.6+; on Node 20, which lacks the flag, bundle it first:
+ *   npx esbuild test/bench/detect-accuracy.ts --bundle --platform=node --format=esm --packages=external \
+ *     --outfile=node_modules/.cache/bench/detect-accuracy.mjs && node node_modules/.cache/bench/detect-accuracy.mjs)
+ *
+ * Candidates:
+ *  - vscode:     @vscode/vscode-languagedetection alone, its top label (no label: txt)
+ *  - hljs:       highlight.js `highlightAuto` over the sample's languages (relevance < 5: txt)
+ *  - signatures: the chosen classifier without the model (prose check, certain signatures, signature table)
+ *  - chosen:     createLanguageClassifier with the vscode model (what the service uses)
+ * Times are the mean per call after one warm-up pass over the sample.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import c from 'highlight.js/lib/languages/c';
+import cpp from 'highlight.js/lib/languages/cpp';
+import csharp from 'highlight.js/lib/languages/csharp';
+import css from 'highlight.js/lib/languages/css';
+import go from 'highlight.js/lib/languages/go';
+import java from 'highlight.js/lib/languages/java';
+import javascript from 'highlight.js/lib/languages/javascript';
+import markdown from 'highlight.js/lib/languages/markdown';
+import php from 'highlight.js/lib/languages/php';
+import python from 'highlight.js/lib/languages/python';
+import ruby from 'highlight.js/lib/languages/ruby';
+import rust from 'highlight.js/lib/languages/rust';
+import sql from 'highlight.js/lib/languages/sql';
+import typescript from 'highlight.js/lib/languages/typescript';
+import xml from 'highlight.js/lib/languages/xml';
+import type { ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
+import {
+  createLanguageClassifier,
+  createVscodeLanguageModel,
+  type ModelFiles,
+} from '../../worker/core/assets/language-detector.ts';
+import { heldOutSample, languageSample, type LabelledSnippet } from '../fixtures/language-sample.ts';
+
+type Detect = (code: string) => Promise<string>;
+
+/** The package's model folder, found the way Node resolves the package (works from a bundled copy too). */
+export const MODEL_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('@vscode/vscode-languagedetection/package.json')),
+  'model',
+);
+
+/** The model files read from node_modules (the browser host fetches the same files instead). */
+export function nodeModelFiles(dir = MODEL_DIR): ModelFiles {
+  return {
+    modelJson: async () => JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')),
+    weights: async () => {
+      const buf = readFileSync(join(dir, 'group1-shard1of1.bin'));
+      return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+    },
+  };
+}
+
+const HLJS_LANGUAGES: Record<string, [unknown, string]> = {
+  python: [python, 'py'], typescript: [typescript, 'ts'], javascript: [javascript, 'js'], java: [java, 'java'],
+  go: [go, 'go'], rust: [rust, 'rs'], c: [c, 'c'], cpp: [cpp, 'cpp'], csharp: [csharp, 'cs'], ruby: [ruby, 'rb'],
+  php: [php, 'php'], bash: [bash, 'sh'], sql: [sql, 'sql'], xml: [xml, 'html'], css: [css, 'css'], markdown: [markdown, 'md'],
+};
+for (const [name, [grammar]] of Object.entries(HLJS_LANGUAGES)) hljs.registerLanguage(name, grammar as Parameters<typeof hljs.registerLanguage>[1]);
+
+async function candidates(): Promise<Record<string, Detect>> {
+  const vscode = createVscodeLanguageModel(nodeModelFiles());
+  const chosen = createLanguageClassifier({ modelFiles: nodeModelFiles() });
+  const signatures = createLanguageClassifier();
+  return {
+    vscode: async (code) => {
+      const scores = [...(await vscode.predict(code)).entries()].sort((a, b) => b[1] - a[1]);
+      return scores[0]?.[0] ?? 'txt';
+    },
+    hljs: async (code) => {
+      const result = hljs.highlightAuto(code, Object.keys(HLJS_LANGUAGES));
+      return result.relevance < 5 || !result.language ? 'txt' : HLJS_LANGUAGES[result.language]![1];
+    },
+    signatures: async (code) => (await signatures.classify(code)).specific,
+    chosen: async (code) => (await chosen.classify(code)).specific,
+  };
+}
+
+export interface Measurement {
+  accuracy: number;
+  perLanguage: Map<string, { ok: number; total: number }>;
+  msPerCall: number;
+  misses: { want: string; got: string; code: string }[];
+}
+
+export async function measure(detect: Detect, sample: readonly LabelledSnippet[]): Promise<Measurement> {
+  for (const s of sample) await detect(s.code); // warm-up: model load, regex and grammar compilation
+  const perLanguage = new Map<string, { ok: number; total: number }>();
+  const misses: Measurement['misses'] = [];
+  let ok = 0;
+  let elapsed = 0;
+  for (const s of sample) {
+    const start = performance.now();
+    const got = await detect(s.code);
+    elapsed += performance.now() - start;
+    const row = perLanguage.get(s.lang) ?? { ok: 0, total: 0 };
+    row.total++;
+    if (got === s.lang) {
+      row.ok++;
+      ok++;
+    } else {
+      misses.push({ want: s.lang, got, code: s.code });
+    }
+    perLanguage.set(s.lang, row);
+  }
+  return { accuracy: ok / sample.length, perLanguage, msPerCall: elapsed / sample.length, misses };
+}
+
+async function main() {
+  const verbose = process.argv.includes('--verbose');
+  const all = await candidates();
+  const samples: [string, readonly LabelledSnippet[]][] = [
+    ['development sample', languageSample],
+    ['held-out sample', heldOutSample],
+  ];
+  for (const [title, sample] of samples) {
+    const langs = [...new Set(sample.map((s) => s.lang as ClassificationSpecificEnum))];
+    console.log(`\n${title}: ${sample.length} snippets, ${langs.length} labels`);
+    console.log(['candidate'.padEnd(11), 'accuracy', 'ms/call', ...langs.map((l) => l.padStart(5))].join(' '));
+    const misses: string[] = [];
+    for (const [name, detect] of Object.entries(all)) {
+      const m = await measure(detect, sample);
+      const cells = langs.map((l) => {
+        const r = m.perLanguage.get(l)!;
+        return `${r.ok}/${r.total}`.padStart(5);
+      });
+      console.log([name.padEnd(11), m.accuracy.toFixed(3).padStart(8), m.msPerCall.toFixed(2).padStart(7), ...cells].join(' '));
+      if (verbose) {
+        for (const miss of m.misses) misses.push(`  ${name}: ${miss.want} -> ${miss.got}: ${miss.code.split('\n')[0]!.slice(0, 70)}`);
+      }
+    }
+    if (misses.length) console.log(misses.join('\n'));
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -1,0 +1,55 @@
+import { createApp } from '../../worker/core/app.ts';
+import type { Classifier } from '../../worker/core/assets/classifier.ts';
+import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import type { Store } from '../../worker/core/store/store.ts';
+import { checkResponse } from './responses.ts';
+import { testClassifier } from './classifier.ts';
+
+export interface Reply {
+  status: number;
+  text: string;
+  contentType: string | null;
+  json<T = any>(): T;
+}
+
+/**
+ * The core app on a given store, driven through `app.request()`. Every reply is checked against
+ * the contract (its schema, or the JSON error body) before the test sees it.
+ */
+export async function createTestApi(options: { store?: Store; maxBodyBytes?: number; classifier?: Classifier } = {}) {
+  const store = options.store ?? new MemoryStore();
+  const feed = new MemoryFeed();
+  const events: ChangeEvent[] = [];
+  feed.subscribe((event) => events.push(event));
+  const app = createApp({
+    store,
+    feed,
+    classifier: options.classifier ?? (await testClassifier()),
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+  });
+
+  async function call(method: string, path: string, body?: unknown): Promise<Reply> {
+    const init: RequestInit = { method };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      init.headers = { 'content-type': 'application/json' };
+    }
+    const response = await app.request(`/api${path}`, init);
+    const text = await response.text();
+    const contentType = response.headers.get('content-type');
+    checkResponse({ method, path: path.split('?')[0], status: response.status, contentType, body: text });
+    return { status: response.status, text, contentType, json: () => JSON.parse(text) };
+  }
+
+  return {
+    app,
+    store,
+    events,
+    call,
+    get: (path: string) => call('GET', path),
+    post: (path: string, body?: unknown) => call('POST', path, body),
+  };
+}
+
+export type TestApi = Awaited<ReturnType<typeof createTestApi>>;

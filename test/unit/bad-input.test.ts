@@ -1,0 +1,117 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { dumpStore } from '../support/dump.ts';
+import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { createTestApi, type TestApi } from '../support/test-api.ts';
+
+const LIMIT = 64 * 1024;
+const MISSING = '00000000-0000-4000-8000-000000000000';
+
+let api: TestApi;
+let asset: any;
+let tag: any;
+beforeEach(async () => {
+  api = await createTestApi({ maxBodyBytes: LIMIT });
+  asset = (await api.post('/assets/create', fragmentSeed(PYTHON_SNIPPET, { tags: [{ text: 'kept' }] }))).json();
+  tag = asset.tags.iterable[0];
+  api.events.length = 0;
+});
+
+/** The request gets `status` with a JSON error body (checked by the test API), and nothing changes. */
+async function refused(method: string, path: string, body: unknown, status: number, code?: string) {
+  const before = await dumpStore(api.store);
+  const reply = await api.call(method, path, body);
+  expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(status);
+  if (code) expect(reply.json().error.code).toBe(code);
+  expect(await dumpStore(api.store)).toEqual(before);
+  expect(api.events).toEqual([]);
+}
+
+describe('bad input gets a clear error and changes nothing', () => {
+  it('malformed JSON is a 400', async () => {
+    for (const path of ['/assets/create', '/assets/draft', '/asset/update', '/asset/reclassify', '/tags/create']) {
+      await refused('POST', path, '{"asset": ', 400, 'malformed_json');
+    }
+    await refused('POST', `/asset/${asset.id}/scores/increment`, 'not json', 400, 'malformed_json');
+  });
+
+  it('wrong types and missing required fields are a 422', async () => {
+    await refused('POST', '/assets/create', { asset: { application: 'vscode', format: {} } }, 422, 'invalid_body');
+    await refused('POST', '/assets/create', { asset: { ...fragmentSeed('x').asset, metadata: { name: 5 } } }, 422);
+    await refused('POST', '/assets/create', [1, 2, 3], 422);
+    await refused('POST', '/asset/update', { id: asset.id, name: ['not', 'a', 'string'] }, 422);
+    await refused('POST', '/asset/update', { name: 'no id' }, 422);
+    await refused('POST', '/asset/reclassify', { asset }, 422);
+    await refused('POST', `/asset/${asset.id}/scores/increment`, { asset: { reuse: 'yes' } }, 422);
+    await refused('POST', '/tags/create', { text: 42 }, 422);
+    await refused('POST', '/websites/create', { url: 'https://x.dev' }, 422);
+    await refused('POST', `/asset/${asset.id}`, { os: 1 }, 422);
+  });
+
+  it('a seed with nothing to store is a 422', async () => {
+    await refused('POST', '/assets/create', undefined, 422);
+    await refused('POST', '/assets/create', {}, 422);
+    await refused('POST', '/assets/create', { asset: { ...fragmentSeed('x').asset, format: {} } }, 422);
+    await refused('POST', '/assets/create', { asset: { ...fragmentSeed('x').asset, format: { fragment: { bytes: { raw: [300] } } } } }, 422);
+    await refused('POST', '/assets/draft', {}, 422);
+  });
+
+  it('invalid enum strings are a 422', async () => {
+    await refused('POST', '/assets/create', fragmentSeed('x', undefined, { specific: 'PY' }), 422);
+    await refused('POST', '/assets/create', fragmentSeed('x', { mechanism: 'SOMETIMES' }), 422);
+    await refused('POST', '/assets/create', fragmentSeed('x', { annotations: [{ type: 'RANT', text: 'x' }] }), 422);
+    await refused('POST', '/asset/reclassify', { ext: 'python', asset }, 422);
+    const badApp = fragmentSeed('x');
+    (badApp.asset.application as any) = { ...badApp.asset.application, platform: 'AMIGA' };
+    await refused('POST', '/assets/create', badApp, 422);
+  });
+
+  it('bad query parameters are a 400', async () => {
+    await refused('GET', '/assets?transferables=maybe', undefined, 400, 'invalid_parameter');
+    await refused('POST', '/assets/create?transferables=2', fragmentSeed('x'), 400, 'invalid_parameter');
+    await refused('GET', `/asset/${asset.id}/export?export_type=md`, undefined, 400);
+  });
+
+  it('bodies over the limit are a 413', async () => {
+    const huge = fragmentSeed('x'.repeat(LIMIT + 1));
+    await refused('POST', '/assets/create', huge, 413, 'body_too_large');
+    await refused('POST', '/asset/update', { id: asset.id, name: 'y'.repeat(LIMIT) }, 413);
+  });
+
+  it('unknown asset, tag, website and summary ids are a 404', async () => {
+    for (const [method, path] of [
+      ['GET', `/asset/${MISSING}`],
+      ['GET', `/assets/${MISSING}`],
+      ['GET', '/asset/not-a-uuid'],
+      ['POST', `/asset/${MISSING}`],
+      ['GET', `/asset/${MISSING}/formats`],
+      ['GET', `/assets/${MISSING}/formats`],
+      ['GET', `/asset/${MISSING}/activities`],
+      ['GET', `/asset/${MISSING}/conversations`],
+      ['GET', `/asset/${MISSING}/export?export_type=MD`],
+      ['POST', `/assets/${MISSING}/delete`],
+      ['POST', `/asset/${MISSING}/scores/increment`],
+      ['POST', `/asset/${MISSING}/tags/associate/${tag.id}`],
+    ]) {
+      await refused(method, path, undefined, 404, 'asset_not_found');
+    }
+    await refused('POST', '/asset/update', { id: MISSING, name: 'x' }, 404, 'asset_not_found');
+    await refused('POST', '/asset/reclassify', { ext: 'ts', asset: { ...asset, id: MISSING } }, 404);
+    await refused('POST', `/asset/${asset.id}/tags/associate/nope`, undefined, 404, 'tag_not_found');
+    await refused('POST', `/asset/${asset.id}/tags/disassociate/nope`, undefined, 404, 'tag_not_found');
+    await refused('POST', `/asset/${asset.id}/websites/associate/nope`, undefined, 404, 'website_not_found');
+    await refused('POST', `/asset/${asset.id}/workstream_summaries/associate/nope`, undefined, 404, 'workstream_summary_not_found');
+    await refused('POST', '/tags/create', { text: 'new', asset: MISSING }, 404);
+  });
+
+  it('an update that fails part-way stores none of it', async () => {
+    const edit = { id: asset.id, name: 'renamed', formats: { iterable: [{ ...asset.formats.iterable[0], id: MISSING }] } };
+    await refused('POST', '/asset/update', edit, 422);
+    expect((await api.get(`/asset/${asset.id}`)).json().name).toBe(asset.name);
+  });
+
+  it('unknown routes are a JSON 404 and features still to come are a JSON 501', async () => {
+    await refused('GET', '/nope', undefined, 404, 'route_not_found');
+    await refused('POST', `/asset/${asset.id}/gadgets/associate/x`, undefined, 400);
+    await refused('GET', '/assets/search?query=x', undefined, 501);
+  });
+});
