@@ -26,6 +26,9 @@ async function bundleServiceWorker(production: boolean): Promise<string> {
     sourcemap: production ? false : 'inline',
     write: false,
     logLevel: 'silent',
+    // @vscode/vscode-languagedetection's bundle names Node built-ins in code paths that only run
+    // under Node; left external, they are never required in the worker.
+    external: ['crypto', 'fs', 'path', 'punycode', 'util', 'stream', 'http', 'url', 'https', 'zlib', 'encoding'],
     define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
   });
   const [output] = result.outputFiles;

@@ -13,6 +13,7 @@ interface TesseraDB extends DBSchema {
   annotations: { key: string; value: Collections['annotations'] };
   activities: { key: string; value: Collections['activities'] };
   meta: { key: string; value: Collections['meta'] };
+  changes: { key: string; value: Collections['changes'] };
 }
 
 type Db = IDBPDatabase<TesseraDB>;
@@ -20,7 +21,10 @@ type Db = IDBPDatabase<TesseraDB>;
 /** Numbered schema migrations: entry i upgrades a database from version i to i + 1. */
 const MIGRATIONS: ((db: Db) => void)[] = [
   (db) => {
-    for (const name of COLLECTIONS) db.createObjectStore(name, { keyPath: 'id' });
+    for (const name of COLLECTIONS) if (name !== 'changes') db.createObjectStore(name, { keyPath: 'id' });
+  },
+  (db) => {
+    db.createObjectStore('changes', { keyPath: 'id' });
   },
 ];
 

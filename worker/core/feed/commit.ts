@@ -1,5 +1,6 @@
 import type { Context } from '../deps.ts';
-import type { WriteTx } from '../store/store.ts';
+import type { ChangeRecord } from '../store/records.ts';
+import type { ReadTx, WriteTx } from '../store/store.ts';
 import type { ChangeEvent } from './feed.ts';
 
 /** Collects which assets a write changed; one event per asset, the strongest kind wins. */
@@ -18,10 +19,16 @@ export class ChangeLog {
 }
 
 const SEQ_KEY = 'seq';
+/** How many change-log entries are kept; a reader further behind than this takes a fresh snapshot. */
+export const CHANGE_LOG_SIZE = 10_000;
+
+/** The change-log key of a sequence number: zero-padded so that key order is numeric order. */
+export const changeKey = (seq: number) => String(seq).padStart(16, '0');
 
 /**
- * Runs one write as one transaction, numbers its changes inside that transaction, and publishes
- * them only after the commit, so a listener never hears of a write that did not happen.
+ * Runs one write as one transaction, numbers its changes and appends them to the change log inside
+ * that transaction, and publishes them only after the commit, so a listener never hears of a write
+ * that did not happen and a reader that missed an event finds it in the log.
  */
 export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>): Promise<T> {
   const events: ChangeEvent[] = [];
@@ -29,8 +36,13 @@ export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) 
     const log = new ChangeLog();
     const out = await fn(tx, log);
     if (log.changes.size > 0) {
-      let seq = Number((await tx.get('meta', SEQ_KEY))?.value ?? 0);
-      for (const [asset, kind] of log.changes) events.push({ seq: ++seq, asset, kind });
+      let seq = await readSeq(tx);
+      for (const [asset, kind] of log.changes) {
+        const event: ChangeRecord = { id: changeKey(++seq), seq, asset, kind };
+        await tx.put('changes', event);
+        await tx.delete('changes', changeKey(seq - CHANGE_LOG_SIZE));
+        events.push({ seq, asset, kind });
+      }
       await tx.put('meta', { id: SEQ_KEY, value: seq });
     }
     return out;
@@ -39,7 +51,25 @@ export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) 
   return result;
 }
 
+async function readSeq(tx: ReadTx): Promise<number> {
+  return Number((await tx.get('meta', SEQ_KEY))?.value ?? 0);
+}
+
 /** The sequence number of the last committed change (0 before any). */
-export async function lastSeq(ctx: Context): Promise<number> {
-  return ctx.store.read(async (tx) => Number((await tx.get('meta', SEQ_KEY))?.value ?? 0));
+export function lastSeq(ctx: Context): Promise<number> {
+  return ctx.store.read(readSeq);
+}
+
+/**
+ * The committed changes after `seq`, in commit order, or `undefined` when the log no longer reaches
+ * back that far (the caller then starts again from a snapshot).
+ */
+export async function changesSince(ctx: Context, seq: number): Promise<ChangeEvent[] | undefined> {
+  return ctx.store.read(async (tx) => {
+    const last = await readSeq(tx);
+    if (seq >= last) return [];
+    if (last - seq > CHANGE_LOG_SIZE) return undefined;
+    const ids = Array.from({ length: last - seq }, (_, i) => changeKey(seq + 1 + i));
+    return (await tx.getMany('changes', ids)).map(({ seq, asset, kind }) => ({ seq, asset, kind }));
+  });
 }

@@ -131,6 +131,18 @@ export interface MetaRecord {
   value: unknown;
 }
 
+/**
+ * The durable change log: one entry per committed change event, keyed by its zero-padded sequence
+ * number so that key order is commit order. Readers that fell behind (a stream, an index snapshot)
+ * catch up from it; only the most recent entries are kept.
+ */
+export interface ChangeRecord {
+  id: string;
+  seq: number;
+  asset: string;
+  kind: 'created' | 'updated' | 'deleted';
+}
+
 export interface Collections {
   assets: AssetRecord;
   formats: FormatRecord;
@@ -142,6 +154,7 @@ export interface Collections {
   annotations: AnnotationRecord;
   activities: ActivityRecord;
   meta: MetaRecord;
+  changes: ChangeRecord;
 }
 
 export type CollectionName = keyof Collections;
@@ -157,4 +170,5 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'annotations',
   'activities',
   'meta',
+  'changes',
 ];
