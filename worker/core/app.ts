@@ -4,6 +4,8 @@ import { ApiError } from './errors.ts';
 import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
 import { labelRoutes } from './routes/labels.ts';
+import { searchRoutes } from './routes/search.ts';
+import { streamRoutes } from './routes/streams.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
 
 /** The whole HTTP API under the base path, on web-standard Request/Response: any host can serve it. */
@@ -11,6 +13,9 @@ export function createApp(deps: Deps) {
   const ctx = withDefaults(deps);
   const app = new Hono().basePath(ctx.base);
   app.route('/.well-known', wellKnownRoutes());
+  // Fixed paths under /assets first: `/assets/{asset}` would otherwise take them.
+  app.route('/assets', searchRoutes(ctx));
+  app.route('/assets', streamRoutes(ctx));
   app.route('/assets', assetsRoutes(ctx));
   app.route('/asset', assetRoutes(ctx));
   app.route('/', labelRoutes(ctx));

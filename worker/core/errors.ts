@@ -18,3 +18,8 @@ export const badRequest = (message: string, code = 'bad_request') => new ApiErro
 export const invalid = (message: string, code = 'invalid_content') => new ApiError(422, code, message);
 export const notFound = (kind: string, id: string) =>
   new ApiError(404, `${kind.replace(/ /g, '_')}_not_found`, `No ${kind} with id '${id}'.`);
+
+/** A path the API defines whose feature arrives with later work: a clear 501, not a 404. */
+export const notYet = (feature: string) => () => {
+  throw new ApiError(501, 'not_implemented', `${feature} is not implemented yet.`);
+};

@@ -4,14 +4,9 @@ import { draftSeed } from '../assets/draft.ts';
 import { getAsset, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
 import { deleteAsset } from '../assets/remove.ts';
 import type { Context } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { notYet } from '../errors.ts';
 import { SeedSchema } from '../model/schemas.ts';
 import { queryFlag, readBody } from './http.ts';
-
-/** Paths the API defines whose features arrive with later work: a clear 501, not a 404. */
-const notYet = (feature: string) => () => {
-  throw new ApiError(501, 'not_implemented', `${feature} is not implemented yet.`);
-};
 
 /** The collection operations under `/assets`. */
 export function assetsRoutes(ctx: Context) {
@@ -25,12 +20,6 @@ export function assetsRoutes(ctx: Context) {
   });
   app.get('/identifiers', async (c) => c.json(await listIdentifiers(ctx, { pseudo: queryFlag(c, 'pseudo', false) })));
   app.get('/pseudo', async (c) => c.json(await pseudoSnapshot(ctx)));
-
-  app.on(['GET', 'POST'], '/search', notYet('Asset search'));
-  app.on(['GET', 'POST'], '/related', notYet('Related assets'));
-  app.on(['GET', 'POST'], '/recommended', notYet('Recommended assets'));
-  app.get('/stream', notYet('The asset stream'));
-  app.get('/stream/*', notYet('The asset stream'));
 
   app.get('/', async (c) => {
     const options = { ...transferables(c), pseudo: queryFlag(c, 'pseudo', false) };
