@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { cosine, dot } from '../../worker/core/embed/embedder.ts';
+import { fnv1a, HashingEmbedder, words } from '../../worker/core/embed/hashing.ts';
+
+const norm = (v: Float32Array) => Math.sqrt(dot(v, v));
+
+describe('hashing embedder', () => {
+  const embedder = new HashingEmbedder();
+
+  it('names its space and size', () => {
+    expect(embedder.id).toBe('hashing-v1-384');
+    expect(embedder.dimensions).toBe(384);
+    expect(new HashingEmbedder({ dimensions: 1024 }).id).toBe('hashing-v1-1024');
+    expect(new HashingEmbedder({ ngramWeight: 0.5 }).id).not.toBe(embedder.id);
+  });
+
+  it('uses a stable FNV-1a', () => {
+    // Reference values of 32-bit FNV-1a over the bytes (ASCII: each UTF-16 unit is its byte then 0).
+    expect(fnv1a('')).toBe(0x811c9dc5);
+    expect(fnv1a('a')).toBe(fnv1a('a'));
+    expect(fnv1a('a')).not.toBe(fnv1a('b'));
+  });
+
+  it('splits code-aware words', () => {
+    expect(words('getUserName(user_id)')).toEqual(['get', 'user', 'name', 'user', 'id']);
+    expect(words('parseHTTPResponse2 XMLHttpRequest kebab-case')).toEqual([
+      'parse', 'http', 'response', '2', 'xml', 'http', 'request', 'kebab', 'case',
+    ]);
+    expect(words('Größe über_alles')).toEqual(['größe', 'über', 'alles']);
+  });
+
+  it('is deterministic and L2-normalised, one vector per text', async () => {
+    const texts = ['def add(a, b): return a + b', 'Hello world', 'function getUserName() {}'];
+    const [a, b] = [await embedder.embed(texts), await new HashingEmbedder().embed(texts)];
+    expect(a).toHaveLength(3);
+    for (let i = 0; i < 3; i++) {
+      expect(a[i]).toBeInstanceOf(Float32Array);
+      expect(a[i]!.length).toBe(384);
+      expect(Array.from(a[i]!)).toEqual(Array.from(b[i]!));
+      expect(norm(a[i]!)).toBeCloseTo(1, 5);
+    }
+    // A fixed checksum pins the vectors across runtimes and releases: bump HASHING_VERSION if it moves.
+    const v = embedder.embedOne('getUserName(user_id)');
+    let checksum = 0;
+    v.forEach((x, i) => (checksum += x * (i + 1)));
+    expect(checksum).toBeCloseTo(-51.0546, 3);
+    expect(v.filter((x) => x !== 0).length).toBe(31);
+  });
+
+  it('gives the zero vector for a text without words', async () => {
+    const [v] = await embedder.embed(['  ... ;; ']);
+    expect(norm(v!)).toBe(0);
+  });
+
+  it('puts similar texts closer than unrelated ones', async () => {
+    const [query, near, far] = await embedder.embed([
+      'read a json file and parse it',
+      'def read_json(path):\n    with open(path) as f:\n        return json.load(f)',
+      'def rgb_to_hex(r, g, b):\n    return "#%02x%02x%02x" % (r, g, b)',
+    ]);
+    expect(cosine(query!, near!)).toBeGreaterThan(cosine(query!, far!) + 0.05);
+    const [sort1, sort2, net] = await embedder.embed(['sort a list of numbers', 'sorting lists of integers', 'open a socket connection']);
+    expect(cosine(sort1!, sort2!)).toBeGreaterThan(cosine(sort1!, net!));
+  });
+
+  it('shares camelCase and snake_case parts', async () => {
+    const [camel, snake, other] = await embedder.embed(['getUserName', 'get_user_name', 'compute_checksum']);
+    expect(cosine(camel!, snake!)).toBeGreaterThan(0.8);
+    expect(cosine(camel!, other!)).toBeLessThan(0.3);
+  });
+
+  it('is fast (prints ms per 1k snippets)', async () => {
+    const snippets = Array.from({ length: 1000 }, (_, i) =>
+      [
+        `export function handleRequest${i}(request: Request, userId: number): Promise<Response> {`,
+        `  const url = new URL(request.url); // item ${i}`,
+        `  if (!url.searchParams.has('query_${i % 17}')) return Response.json({ error: 'missing query' }, { status: 400 });`,
+        `  return fetchUserProfile(userId).then((profile) => Response.json(profile));`,
+        `}`,
+      ].join('\n'),
+    );
+    await embedder.embed(snippets.slice(0, 100)); // warm up
+    const start = performance.now();
+    await embedder.embed(snippets);
+    const ms = performance.now() - start;
+    console.log(`hashing-v1-384: ${ms.toFixed(1)} ms per 1k snippets of 5 lines (${(ms / 1000).toFixed(3)} ms/snippet)`);
+    expect(ms).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * The transformers.js path, end to end in Node: a tiny generated model (test/support/tiny-model.ts) in
+ * the real file layout, loaded by the same TransformersEmbedder and selectEmbedder the service worker
+ * uses (here transformers.js runs it on onnxruntime-node).
+ */
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cosine, describeEmbedder, dot } from '../../worker/core/embed/embedder.ts';
+import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
+import { selectEmbedder, type ModelSource } from '../../worker/core/embed/select.ts';
+import { TransformersEmbedder } from '../../worker/core/embed/transformers.ts';
+import { TINY_MODEL_ID, writeTinyModel } from '../support/tiny-model.ts';
+
+let root: string; // the models folder: <root>/<model id>/…
+
+/** A ModelSource on the file system (the browser host uses fetchModelSource on its origin). */
+function folderSource(dir: string): ModelSource {
+  return {
+    readText: (path) => readFile(join(dir, path), 'utf8').catch(() => undefined),
+    exists: (path) => stat(join(dir, path)).then((s) => s.isFile(), () => false),
+  };
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tessera-models-'));
+  await writeTinyModel(join(root, TINY_MODEL_ID));
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const norm = (v: Float32Array) => Math.sqrt(dot(v, v));
+
+describe('transformers embedder on the generated tiny model', () => {
+  it('loads from a local folder and returns normalised vectors of the hidden size', async () => {
+    const embedder = new TransformersEmbedder({ model: TINY_MODEL_ID, modelPath: root + sep, dtype: 'fp32' });
+    expect(embedder.id).toBe(`transformers:${TINY_MODEL_ID}`);
+    expect(embedder.describe().status).toBe('available');
+    const texts = ['read a json file', 'sort a list of numbers', 'read a json file', 'open a socket connection to the server'];
+    const vectors = await embedder.embed(texts);
+    expect(embedder.dimensions).toBe(32);
+    expect(embedder.describe()).toMatchObject({ status: 'ready', dimensions: 32, kind: 'transformers' });
+    expect(vectors).toHaveLength(4);
+    for (const v of vectors) {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v.length).toBe(32);
+      expect(norm(v)).toBeCloseTo(1, 5);
+    }
+    // Equal texts, equal vectors (whatever the batch and padding); different texts differ.
+    expect(cosine(vectors[0]!, vectors[2]!)).toBeCloseTo(1, 5);
+    expect(cosine(vectors[0]!, vectors[1]!)).toBeLessThan(0.999);
+    expect(cosine(vectors[1]!, vectors[3]!)).toBeLessThan(0.999);
+    const [again] = await embedder.embed(['read a json file']);
+    for (let i = 0; i < 32; i++) expect(again![i]).toBeCloseTo(vectors[0]![i]!, 5);
+  });
+
+  it('keeps order across adaptive batches, gives empty texts the zero vector, and reports slices', async () => {
+    const embedder = new TransformersEmbedder({ model: TINY_MODEL_ID, modelPath: root + sep, dtype: 'fp32', sliceBudgetMs: 5 });
+    const texts = Array.from({ length: 300 }, (_, i) => `${'token text code '.repeat(1 + (i % 40))} number ${i}`);
+    texts[7] = '';
+    const start = performance.now();
+    const vectors = await embedder.embed(texts);
+    const ms = performance.now() - start;
+    expect(norm(vectors[7]!)).toBe(0);
+    const [single] = await embedder.embed([texts[123]!]);
+    expect(cosine(single!, vectors[123]!)).toBeCloseTo(1, 5);
+    const info = embedder.describe();
+    expect(info.stats!.batches).toBeGreaterThan(1);
+    console.log(
+      `tiny model (32-d, 1 layer) in Node: ${(ms / texts.length).toFixed(3)} ms/text over ${texts.length} texts, ` +
+        `${info.stats!.batches} batches, longest slice ${info.stats!.longestSliceMs.toFixed(1)} ms, load ${info.stats!.loadMs.toFixed(0)} ms`,
+    );
+  });
+
+  it('fails clearly when the weights are missing, and retries on the next call', async () => {
+    const embedder = new TransformersEmbedder({ model: TINY_MODEL_ID, modelPath: root + sep, dtype: 'q8' });
+    await expect(embedder.embed(['x'])).rejects.toThrow();
+    expect(embedder.describe().status).toBe('failed');
+    expect(embedder.describe().error).toBeTruthy();
+  });
+});
+
+describe('selectEmbedder', () => {
+  it('picks transformers when the model files are there, with the config hidden size', async () => {
+    const embedder = await selectEmbedder({ modelPath: root + sep, source: folderSource(root), model: TINY_MODEL_ID });
+    expect(embedder).toBeInstanceOf(TransformersEmbedder);
+    expect(describeEmbedder(embedder)).toMatchObject({ kind: 'transformers', status: 'available', dimensions: 32 });
+    expect(describeEmbedder(embedder).reason).toContain('onnx/model.onnx');
+    const [v] = await embedder.embed(['hello world']);
+    expect(norm(v!)).toBeCloseTo(1, 5);
+  });
+
+  it('picks hashing when there are no files, and says why', async () => {
+    const embedder = await selectEmbedder({ modelPath: root + sep, source: folderSource(root) }); // default MiniLM: absent
+    expect(embedder).toBeInstanceOf(HashingEmbedder);
+    expect(describeEmbedder(embedder)).toMatchObject({ kind: 'hashing', status: 'ready', id: 'hashing-v1-384' });
+    expect(describeEmbedder(embedder).reason).toContain('no config.json');
+  });
+
+  it('does not take an HTML page or a config without weights for a model', async () => {
+    const html: ModelSource = { readText: async () => '<!doctype html><title>app</title>', exists: async () => true };
+    expect(await selectEmbedder({ modelPath: '/models/', source: html })).toBeInstanceOf(HashingEmbedder);
+    const noWeights: ModelSource = {
+      readText: async () => JSON.stringify({ model_type: 'bert', hidden_size: 384 }),
+      exists: async (path) => path.endsWith('tokenizer.json'),
+    };
+    const embedder = await selectEmbedder({ modelPath: '/models/', source: noWeights });
+    expect(embedder).toBeInstanceOf(HashingEmbedder);
+    expect(describeEmbedder(embedder).reason).toContain('model_quantized.onnx');
+  });
+
+  it('picks the quantized weights when present', async () => {
+    const both: ModelSource = {
+      readText: async () => JSON.stringify({ model_type: 'bert', hidden_size: 384 }),
+      exists: async () => true,
+    };
+    const embedder = await selectEmbedder({ modelPath: '/models/', source: both });
+    expect(embedder).toBeInstanceOf(TransformersEmbedder);
+    expect((embedder as TransformersEmbedder).dtype).toBe('q8');
+    expect(embedder.dimensions).toBe(384);
+    expect(embedder.id).toBe('transformers:Xenova/all-MiniLM-L6-v2');
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Chooses the active embedder: transformers.js when a sentence-embedding model's files are present
+ * under the models path (or, when the user allows network access, can be fetched from the model hub),
+ * else the hashing embedder, which needs no files. The choice comes with a reason for people
+ * (`GET /api/embeddings` shows it).
+ *
+ * Probing reads `<model>/config.json` (it must parse and name a `model_type`: a static host that answers
+ * every path with index.html does not count), checks `tokenizer.json`, and picks the ONNX weights:
+ * `onnx/model_quantized.onnx` (dtype q8) when present, else `onnx/model.onnx` (fp32). The model itself
+ * is loaded on first use (or by `load()`), not here, so a host's start stays fast.
+ */
+import { HashingEmbedder, type HashingOptions } from './hashing.ts';
+import { DEFAULT_MODEL, ONNX_FILE_OF, TransformersEmbedder, type ModelDtype, type TransformersOptions } from './transformers.ts';
+
+/** Read access to the models folder, relative paths such as `Xenova/all-MiniLM-L6-v2/config.json`. */
+export interface ModelSource {
+  /** The file's text, or undefined when it is missing. */
+  readText(path: string): Promise<string | undefined>;
+  /** Whether a (possibly large) file is there, without reading it. */
+  exists(path: string): Promise<boolean>;
+}
+
+/**
+ * A ModelSource over HTTP (web-standard `fetch`): the service worker probes its own origin's `/models/`.
+ * A response counts only when it is 200 and not HTML (SPA hosts answer unknown paths with index.html).
+ */
+export function fetchModelSource(base: string | URL, fetcher: typeof fetch = fetch): ModelSource {
+  const url = (path: string) => new URL(path, base);
+  const usable = (r: Response) => r.ok && !(r.headers.get('content-type') ?? '').includes('text/html');
+  return {
+    async readText(path) {
+      const response = await fetcher(url(path)).catch(() => undefined);
+      return response && usable(response) ? response.text() : undefined;
+    },
+    async exists(path) {
+      const response = await fetcher(url(path), { method: 'HEAD' }).catch(() => undefined);
+      return !!response && usable(response);
+    },
+  };
+}
+
+export interface SelectOptions {
+  /** How transformers.js finds model folders: `/models/` in the browser, a folder in Node. */
+  modelPath: string;
+  /** The same folder, for probing. */
+  source: ModelSource;
+  /** Default `Xenova/all-MiniLM-L6-v2`. */
+  model?: string;
+  /** Fetch the model from the hub when its files are not local (once; cached). Default false. */
+  allowRemote?: boolean;
+  hashing?: HashingOptions;
+  /** Passed on to the transformers embedder (batching budget, onnxruntime-web settings, …). */
+  transformers?: Omit<TransformersOptions, 'model' | 'modelPath' | 'allowRemote' | 'dtype' | 'dimensions'>;
+}
+
+/** The active embedder; its `describe()` says which and why (`reason`). */
+export async function selectEmbedder(options: SelectOptions): Promise<HashingEmbedder | TransformersEmbedder> {
+  const model = options.model ?? DEFAULT_MODEL;
+  const hashing = (reason: string) => {
+    const embedder = new HashingEmbedder(options.hashing);
+    embedder.reason = reason;
+    return embedder;
+  };
+  const where = `${options.modelPath}${model}/`;
+  const probe = await probeModel(options.source, model);
+  let dtype: ModelDtype = 'q8';
+  let dimensions: number | undefined;
+  let reason: string;
+  if (probe.kind === 'found') {
+    ({ dtype, dimensions } = probe);
+    reason = `model files found at ${where} (${ONNX_FILE_OF[dtype]})`;
+  } else if (options.allowRemote) {
+    reason = `no model files at ${where} (${probe.reason}); fetching ${model} from the model hub once, then cached`;
+  } else {
+    return hashing(`no sentence-embedding model: ${probe.reason} at ${where}; the hashing embedder needs no files`);
+  }
+  const embedder = new TransformersEmbedder({
+    ...options.transformers,
+    model,
+    modelPath: options.modelPath,
+    allowRemote: options.allowRemote ?? false,
+    dtype,
+    ...(dimensions ? { dimensions } : {}),
+  });
+  embedder.reason = reason;
+  return embedder;
+}
+
+type Probe = { kind: 'found'; dtype: ModelDtype; dimensions?: number } | { kind: 'missing'; reason: string };
+
+async function probeModel(source: ModelSource, model: string): Promise<Probe> {
+  const text = await source.readText(`${model}/config.json`).catch(() => undefined);
+  if (text === undefined) return { kind: 'missing', reason: 'no config.json' };
+  let config: Record<string, unknown>;
+  try {
+    config = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { kind: 'missing', reason: 'config.json is not JSON' };
+  }
+  if (typeof config !== 'object' || config === null || typeof config.model_type !== 'string') {
+    return { kind: 'missing', reason: 'config.json names no model_type' };
+  }
+  if (!(await source.exists(`${model}/tokenizer.json`))) return { kind: 'missing', reason: 'no tokenizer.json' };
+  const dtype = (await source.exists(`${model}/${ONNX_FILE_OF.q8}`))
+    ? 'q8'
+    : (await source.exists(`${model}/${ONNX_FILE_OF.fp32}`))
+      ? 'fp32'
+      : undefined;
+  if (!dtype) return { kind: 'missing', reason: `neither ${ONNX_FILE_OF.q8} nor ${ONNX_FILE_OF.fp32}` };
+  const hidden = [config.hidden_size, config.dim, config.d_model].find((n) => typeof n === 'number') as number | undefined;
+  return { kind: 'found', dtype, ...(hidden ? { dimensions: hidden } : {}) };
+}
