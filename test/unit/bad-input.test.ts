@@ -109,9 +109,14 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect((await api.get(`/asset/${asset.id}`)).json().name).toBe(asset.name);
   });
 
-  it('unknown routes are a JSON 404 and features still to come are a JSON 501', async () => {
+  it('unknown routes are a JSON 404', async () => {
     await refused('GET', '/nope', undefined, 404, 'route_not_found');
     await refused('POST', `/asset/${asset.id}/gadgets/associate/x`, undefined, 400);
-    await refused('GET', '/assets/search?query=x', undefined, 501);
+  });
+
+  it('a search without query or tags is the documented 500, a bad filter a 422', async () => {
+    await refused('GET', '/assets/search', undefined, 500, 'query_required');
+    await refused('POST', '/assets/search', { filters: { iterable: [{ phrase: { value: '' } }] } }, 422, 'invalid_filter');
+    await refused('POST', '/assets/search', { filters: { iterable: [{ classification: 'nope' }] } }, 422, 'invalid_body');
   });
 });

@@ -14,6 +14,7 @@ interface TesseraDB extends DBSchema {
   activities: { key: string; value: Collections['activities'] };
   meta: { key: string; value: Collections['meta'] };
   changes: { key: string; value: Collections['changes'] };
+  indexes: { key: string; value: Collections['indexes'] };
 }
 
 type Db = IDBPDatabase<TesseraDB>;
@@ -21,10 +22,15 @@ type Db = IDBPDatabase<TesseraDB>;
 /** Numbered schema migrations: entry i upgrades a database from version i to i + 1. */
 const MIGRATIONS: ((db: Db) => void)[] = [
   (db) => {
-    for (const name of COLLECTIONS) if (name !== 'changes') db.createObjectStore(name, { keyPath: 'id' });
+    const first = ['assets', 'formats', 'contents', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'activities', 'meta'] as const;
+    for (const name of first) db.createObjectStore(name, { keyPath: 'id' });
   },
   (db) => {
     db.createObjectStore('changes', { keyPath: 'id' });
+  },
+  (db) => {
+    // Saved derived indexes (the search index snapshot).
+    db.createObjectStore('indexes', { keyPath: 'id' });
   },
 ];
 

@@ -4,8 +4,8 @@ import { draftSeed } from '../assets/draft.ts';
 import { getAsset, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
 import { deleteAsset } from '../assets/remove.ts';
 import type { Context } from '../deps.ts';
-import { notYet } from '../errors.ts';
 import { SeedSchema } from '../model/schemas.ts';
+import { suggestedAssets } from '../search/discover.ts';
 import { queryFlag, readBody } from './http.ts';
 
 /** The collection operations under `/assets`. */
@@ -23,7 +23,7 @@ export function assetsRoutes(ctx: Context) {
 
   app.get('/', async (c) => {
     const options = { ...transferables(c), pseudo: queryFlag(c, 'pseudo', false) };
-    if (queryFlag(c, 'suggested', false)) notYet('Suggested assets')();
+    if (queryFlag(c, 'suggested', false)) return c.json(await suggestedAssets(ctx, options));
     return c.json(await listAssets(ctx, options));
   });
   app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));

@@ -1,12 +1,64 @@
-import { Hono } from 'hono';
+import { Hono, type Context as HonoContext } from 'hono';
+import { z } from 'zod';
 import type { Context } from '../deps.ts';
-import { notYet } from '../errors.ts';
+import { AssetSchema, AssetsSearchWithFiltersInputSchema, InteractedAssetsSchema } from '../model/schemas.ts';
+import { recommendedAssets, relatedAssets } from '../search/discover.ts';
+import { searchAssets, searchWithFilters, type SearchTiming } from '../search/service.ts';
+import { queryFlag, readBody } from './http.ts';
 
-/** Search and discovery under `/assets`: search, related, recommended. */
-export function searchRoutes(_ctx: Context) {
+/**
+ * Related and recommended inputs name assets the client holds. Only `id` is required here (with the
+ * other fields checked when present), so a client may send `{"iterable": [{"id": …}]}` as well as full assets.
+ */
+const AssetInputSchema = AssetSchema.partial().required({ id: true });
+const RelatedInputSchema = z.object({ iterable: z.array(AssetInputSchema) });
+const RecommendationInputSchema = z.object({ assets: RelatedInputSchema, interactions: InteractedAssetsSchema });
+
+/**
+ * Search and discovery under `/assets`.
+ *
+ * - `GET /search?query=…&searchable_tags=a,b&transferables&pseudo` -> SearchedAssets (500 without query and tags).
+ * - `POST /search?transferables&pseudo` with AssetsSearchWithFiltersInput -> `{results: SearchedAssets}`.
+ * - `/related` (Assets) and `/recommended` (SeededAssetsRecommendation): GET with a JSON body, POST with the
+ *   same body (fetch cannot send a body on GET; with the SDK pass `{method: 'POST'}` as the call's second
+ *   argument), or GET without a body, which takes the user's recent activity as the input.
+ *
+ * The searches answer a `Server-Timing` header: `catchup` (loading the index, applying the change log),
+ * `rank` (query analysis, filters, ranking) and `assets` (reading the results), in milliseconds.
+ */
+export function searchRoutes(ctx: Context) {
   const app = new Hono();
-  app.on(['GET', 'POST'], '/search', notYet('Asset search'));
-  app.on(['GET', 'POST'], '/related', notYet('Related assets'));
-  app.on(['GET', 'POST'], '/recommended', notYet('Recommended assets'));
+  const options = (c: HonoContext, timing: SearchTiming) => ({
+    transferables: queryFlag(c, 'transferables', true),
+    pseudo: queryFlag(c, 'pseudo', false),
+    timing,
+  });
+
+  app.get('/search', async (c) => {
+    const timing: SearchTiming = {};
+    const params = { query: c.req.query('query'), tags: c.req.query('searchable_tags')?.split(',') };
+    const result = await searchAssets(ctx, params, options(c, timing));
+    c.header('Server-Timing', serverTiming(timing));
+    return c.json(result);
+  });
+  app.post('/search', async (c) => {
+    const timing: SearchTiming = {};
+    const opts = options(c, timing);
+    const input = await readBody(c, AssetsSearchWithFiltersInputSchema, ctx.maxBodyBytes);
+    const result = await searchWithFilters(ctx, input, opts);
+    c.header('Server-Timing', serverTiming(timing));
+    return c.json(result);
+  });
+  app.on(['GET', 'POST'], '/related', async (c) => c.json(await relatedAssets(ctx, await readBody(c, RelatedInputSchema, ctx.maxBodyBytes))));
+  app.on(['GET', 'POST'], '/recommended', async (c) =>
+    c.json(await recommendedAssets(ctx, await readBody(c, RecommendationInputSchema, ctx.maxBodyBytes))),
+  );
   return app;
+}
+
+function serverTiming(timing: SearchTiming): string {
+  return Object.entries({ catchup: timing.catchUp, rank: timing.rank, assets: timing.assets })
+    .filter(([, ms]) => ms !== undefined)
+    .map(([name, ms]) => `${name};dur=${ms!.toFixed(3)}`)
+    .join(', ');
 }

@@ -143,6 +143,20 @@ export interface ChangeRecord {
   kind: 'created' | 'updated' | 'deleted';
 }
 
+/**
+ * A saved copy of an index derived from the other collections (the search index), with the change-log
+ * seq it reflects; a reader restores it and applies the changes after that seq. Written by the index in
+ * its own transaction; losing it costs a rebuild, never data.
+ */
+export interface IndexRecord {
+  id: string;
+  /** The format version of `data`; a record of another version is rebuilt, not read. */
+  version: number;
+  seq: number;
+  saved: string;
+  data: unknown;
+}
+
 export interface Collections {
   assets: AssetRecord;
   formats: FormatRecord;
@@ -155,6 +169,7 @@ export interface Collections {
   activities: ActivityRecord;
   meta: MetaRecord;
   changes: ChangeRecord;
+  indexes: IndexRecord;
 }
 
 export type CollectionName = keyof Collections;
@@ -171,4 +186,5 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'activities',
   'meta',
   'changes',
+  'indexes',
 ];

@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../worker/core/app.ts';
+import { withDefaults } from '../../worker/core/deps.ts';
+import { CHANGE_LOG_SIZE, lastSeq } from '../../worker/core/feed/commit.ts';
+import { MemoryFeed } from '../../worker/core/feed/feed.ts';
+import { SNAPSHOT_ID, SNAPSHOT_VERSION, useSearchIndex, type SearchIndex } from '../../worker/core/search/search-index.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import type { Store } from '../../worker/core/store/store.ts';
+import { testClassifier } from '../support/classifier.ts';
+import { checkResponse } from '../support/responses.ts';
+import { fragmentSeed } from '../support/seeds.ts';
+
+/** One "worker lifetime": an app and its search index on a store that outlives it. */
+async function start(store: Store, options = { snapshotDelayMs: 5, syncDelayMs: 5 }) {
+  const deps = { store, feed: new MemoryFeed(), classifier: await testClassifier() };
+  const index: SearchIndex = useSearchIndex(withDefaults(deps), options);
+  const app = createApp(deps);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await app.request(`/api${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    const text = await response.text();
+    checkResponse({ method, path: path.split('?')[0]!, status: response.status, contentType: response.headers.get('content-type'), body: text });
+    return { status: response.status, json: () => JSON.parse(text), timing: response.headers.get('server-timing') };
+  };
+  return {
+    index,
+    ctx: withDefaults(deps),
+    create: async (text: string) => (await call('POST', '/assets/create', fragmentSeed(text))).json().id as string,
+    search: async (query: string) => (await call('GET', `/assets/search?query=${encodeURIComponent(query)}&transferables=false`)).json().iterable.map((r: any) => r.identifier) as string[],
+    call,
+  };
+}
+
+const snapshotOf = (store: Store) => store.read((tx) => tx.get('indexes', SNAPSHOT_ID));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the search index across restarts', () => {
+  it('saves a snapshot after changes and restores it on the next start', async () => {
+    const store = new MemoryStore();
+    const first = await start(store);
+    const a = await first.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+    expect(await first.search('checksum')).toEqual([a]);
+    expect(first.index.lastLoad?.from).toBe('rebuild');
+    await first.index.flush();
+    const saved = await snapshotOf(store);
+    expect(saved).toMatchObject({ id: SNAPSHOT_ID, version: SNAPSHOT_VERSION, seq: await lastSeq(first.ctx) });
+
+    const second = await start(store);
+    expect(await second.search('sha256 checksum')).toEqual([a]);
+    expect(second.index.lastLoad).toMatchObject({ from: 'snapshot', documents: 1 });
+  });
+
+  it('finds a write committed after the snapshot, before the stop, that the index never saw', async () => {
+    const store = new MemoryStore();
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    const a = await first.create('function debounce(fn, ms) { let t; return (...args) => { clearTimeout(t); t = setTimeout(() => fn(...args), ms); }; }');
+    expect(await first.search('debounce')).toEqual([a]);
+    await first.index.flush();
+    // Written, then the worker stops before anything catches up.
+    const b = await first.create('function throttle(fn, ms) { let last = 0; return (...args) => { if (Date.now() - last > ms) { last = Date.now(); fn(...args); } }; }');
+    const deleted = await first.create('function debounceOnce() {}');
+    await first.call('POST', `/assets/${deleted}/delete`);
+
+    const second = await start(store);
+    expect(await second.search('throttle')).toEqual([b]);
+    expect(await second.search('debounce')).toEqual([a]);
+    expect(second.index.lastLoad?.from).toBe('snapshot');
+  });
+
+  it('follows writes in the background once loaded, and keeps the snapshot fresh', async () => {
+    const store = new MemoryStore();
+    const first = await start(store);
+    await first.search('anything');
+    const a = await first.create('SELECT * FROM orders WHERE shipped IS NULL;');
+    await vi.waitFor(async () => expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx)), { timeout: 2000, interval: 20 });
+    expect(first.index.position).toBe(await lastSeq(first.ctx));
+    expect(first.index.index.has(a)).toBe(true);
+  });
+
+  it('rebuilds when the snapshot is of another version, unreadable, or older than the change log reaches', async () => {
+    const store = new MemoryStore();
+    const first = await start(store);
+    const a = await first.create('fn main() { println!("hello from rust"); }');
+    await first.search('rust');
+    await first.index.flush();
+    const good = (await snapshotOf(store))!;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+
+    const cases = [
+      { ...good, version: SNAPSHOT_VERSION + 1 },
+      { ...good, data: { terms: 'x', ids: ['nope'], meta: [], fwdStart: new Int32Array(0), fwdTerms: new Int32Array(0), fwdTfs: new Uint32Array(0), fieldLens: new Uint32Array(0) } },
+      { ...good, data: 'garbage' },
+      { ...good, seq: good.seq - CHANGE_LOG_SIZE - 1 },
+    ];
+    for (const record of cases) {
+      await store.write((tx) => tx.put('indexes', record));
+      const next = await start(store);
+      expect(await next.search('rust')).toEqual([a]);
+      expect(next.index.lastLoad?.from).toBe('rebuild');
+    }
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('never blocks or fails a user write when the snapshot cannot be saved', async () => {
+    const store = new MemoryStore();
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    await first.create('alpha beta gamma');
+    await first.search('alpha');
+    const put = store.write.bind(store);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(store, 'write').mockImplementationOnce(() => Promise.reject(new Error('quota')));
+    await first.index.flush();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('could not save the index'));
+    expect(await snapshotOf(store)).toBeUndefined();
+    vi.mocked(store.write).mockImplementation(put);
+    const b = await first.create('delta epsilon');
+    expect(await first.search('epsilon')).toEqual([b]);
+    await first.index.flush();
+    expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx));
+  });
+
+  it('reports where the time went in Server-Timing', async () => {
+    const first = await start(new MemoryStore());
+    await first.create('ping pong');
+    const reply = await first.call('GET', '/assets/search?query=ping');
+    expect(reply.timing).toMatch(/^catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
+  });
+});

@@ -1,0 +1,207 @@
+import { readSeededContent } from '../assets/content.ts';
+import type { SeededFormat } from '../model/schemas.ts';
+import type {
+  AnnotationRecord,
+  AssetRecord,
+  ContentRecord,
+  FormatRecord,
+  PersonRecord,
+  TagRecord,
+  WebsiteRecord,
+} from '../store/records.ts';
+import type { ReadTx } from '../store/store.ts';
+import { FIELD_COUNT } from './lexical.ts';
+import { terms } from './tokenize.ts';
+
+/**
+ * What the search index keeps about each asset besides its terms: enough to filter and to relate assets
+ * without reading the store. Plain data (it goes into the snapshot). Match keys are lower-case.
+ */
+export interface DocMeta {
+  name: string;
+  /** Epoch milliseconds. */
+  created: number;
+  updated: number;
+  /** The classification of every format (the original's first). */
+  specifics: string[];
+  generic: string;
+  pseudo: boolean;
+  tagIds: string[];
+  /** Tag texts, lower-case. */
+  tags: string[];
+  websiteIds: string[];
+  /** Website urls and names, lower-case. */
+  websites: string[];
+  personIds: string[];
+  /** Person names, usernames and emails, lower-case. */
+  persons: string[];
+  /** How much the asset was used: the sum of its score counters. */
+  usage: number;
+}
+
+/** An asset as the index sees it: the text of each field and its metadata. */
+export interface SearchDocument {
+  id: string;
+  name: string;
+  /** The code of its text formats (comments and docstrings removed). */
+  code: string;
+  /** Comments, docstrings, and the whole text of prose formats. */
+  prose: string;
+  annotations: string;
+  tags: string;
+  websites: string;
+  meta: DocMeta;
+}
+
+/** Everything an asset's document is made of, as stored. */
+export interface DocumentParts {
+  asset: AssetRecord;
+  formats: FormatRecord[];
+  contents: ContentRecord[];
+  tags: TagRecord[];
+  websites: WebsiteRecord[];
+  persons: PersonRecord[];
+  annotations: AnnotationRecord[];
+}
+
+export function searchDocument(parts: DocumentParts): SearchDocument {
+  const { asset } = parts;
+  const formats = orderFormats(asset, parts.formats);
+  const byFormat = new Map(parts.contents.map((c) => [c.id, c]));
+  const code: string[] = [];
+  const prose: string[] = [];
+  const seen = new Set<string>();
+  for (const format of formats) {
+    const text = contentText(byFormat.get(format.id));
+    if (text === undefined || seen.has(text)) continue;
+    seen.add(text);
+    if (format.classification.generic === 'CODE') {
+      const split = splitProse(text);
+      code.push(split.code);
+      prose.push(split.prose);
+    } else {
+      prose.push(text);
+    }
+  }
+  const score = asset.score;
+  return {
+    id: asset.id,
+    name: asset.name ?? '',
+    code: code.join('\n'),
+    prose: prose.join('\n'),
+    annotations: parts.annotations.map((a) => a.text).join('\n'),
+    tags: parts.tags.map((t) => t.text).join('\n'),
+    websites: parts.websites.map((w) => `${w.name}\n${w.url}`).join('\n'),
+    meta: {
+      name: asset.name ?? '',
+      created: Date.parse(asset.created),
+      updated: Date.parse(asset.updated),
+      specifics: formats.map((f) => f.classification.specific),
+      generic: formats[0]?.classification.generic ?? 'UNKNOWN',
+      pseudo: asset.pseudo,
+      tagIds: parts.tags.map((t) => t.id),
+      tags: parts.tags.map((t) => t.text.toLowerCase()),
+      websiteIds: parts.websites.map((w) => w.id),
+      websites: parts.websites.flatMap((w) => [w.url.toLowerCase(), w.name.toLowerCase()]),
+      personIds: parts.persons.map((p) => p.id),
+      persons: parts.persons.flatMap(personKeys),
+      usage: (score.reuse ?? 0) + (score.update ?? 0) + (score.reference ?? 0) + (score.searched ?? 0) + (score.priority ?? 0),
+    },
+  };
+}
+
+/** The terms of each field, in FIELDS order. */
+export function documentFields(doc: SearchDocument): string[][] {
+  const fields = [terms(doc.name), terms(doc.code), terms(doc.prose), terms(doc.annotations), terms(doc.tags), terms(doc.websites)];
+  if (fields.length !== FIELD_COUNT) throw new Error('search: field list out of step with FIELDS');
+  return fields;
+}
+
+/** The original format first, then the others in their stored order. */
+function orderFormats(asset: AssetRecord, formats: FormatRecord[]): FormatRecord[] {
+  const original = formats.find((f) => f.id === asset.original);
+  return original ? [original, ...formats.filter((f) => f !== original)] : formats;
+}
+
+/** The text of a stored payload: its string, or its bytes when they are UTF-8 text (not an image). */
+export function contentText(content: ContentRecord | undefined): string | undefined {
+  if (!content || (!content.fragment && !content.file)) return undefined;
+  try {
+    return readSeededContent(content as SeededFormat).text;
+  } catch {
+    return undefined;
+  }
+}
+
+function personKeys(person: PersonRecord): string[] {
+  const basic = person.type.basic;
+  const platform = person.type.platform as { name?: string; email?: string; username?: string } | undefined;
+  return [basic?.name, basic?.username, basic?.email, platform?.name, platform?.email, platform?.username]
+    .filter((v): v is string => typeof v === 'string' && v.length > 0)
+    .map((v) => v.toLowerCase());
+}
+
+/**
+ * Comments and docstrings, across common syntaxes: block comments, Python docstrings, HTML comments, `//`
+ * (not inside a URL), `#` (not a shebang, C preprocessor line or Python `#!`/`#{`), and `-- ` (SQL, Lua).
+ * Natural-language queries match these better than code, so they form a field of their own.
+ */
+const COMMENT =
+  /\/\*[\s\S]*?\*\/|"""[\s\S]*?"""|'''[\s\S]*?'''|<!--[\s\S]*?-->|(?<![:"'\w])\/\/[^\n]*|(?<=^|\s)#(?![!{[]|include\b|define\b|if|endif\b|pragma\b|import\b)[^\n]*|(?<=^|\s)--\s[^\n]*/gm;
+
+export function splitProse(text: string): { code: string; prose: string } {
+  const prose: string[] = [];
+  const code = text.replace(COMMENT, (comment) => {
+    prose.push(comment);
+    return ' ';
+  });
+  return { code, prose: prose.join('\n') };
+}
+
+/** Reads the documents of some assets in the caller's transaction (missing assets are left out). */
+export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise<SearchDocument[]> {
+  const assets = await tx.getMany('assets', ids);
+  return Promise.all(
+    assets.map(async (asset) => {
+      const [formats, contents, tags, websites, persons, annotations] = await Promise.all([
+        tx.getMany('formats', asset.formats),
+        tx.getMany('contents', asset.formats),
+        tx.getMany('tags', asset.tags),
+        tx.getMany('websites', asset.websites),
+        tx.getMany('persons', asset.persons),
+        tx.getMany('annotations', asset.annotations),
+      ]);
+      return searchDocument({ asset, formats, contents, tags, websites, persons, annotations });
+    }),
+  );
+}
+
+/** Reads every asset's document with one bulk read per collection. */
+export async function readAllDocuments(tx: ReadTx): Promise<SearchDocument[]> {
+  const [assets, formats, contents, tags, websites, persons, annotations] = await Promise.all([
+    tx.getAll('assets'),
+    byId(tx, 'formats'),
+    byId(tx, 'contents'),
+    byId(tx, 'tags'),
+    byId(tx, 'websites'),
+    byId(tx, 'persons'),
+    byId(tx, 'annotations'),
+  ]);
+  const pick = <T>(map: Map<string, T>, ids: readonly string[]) => ids.flatMap((id) => map.get(id) ?? []);
+  return assets.map((asset) =>
+    searchDocument({
+      asset,
+      formats: pick(formats, asset.formats),
+      contents: pick(contents, asset.formats),
+      tags: pick(tags, asset.tags),
+      websites: pick(websites, asset.websites),
+      persons: pick(persons, asset.persons),
+      annotations: pick(annotations, asset.annotations),
+    }),
+  );
+}
+
+async function byId<C extends 'formats' | 'contents' | 'tags' | 'websites' | 'persons' | 'annotations'>(tx: ReadTx, c: C) {
+  const records = await tx.getAll(c);
+  return new Map(records.map((r) => [r.id, r])) as Map<string, (typeof records)[number]>;
+}

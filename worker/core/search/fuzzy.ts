@@ -1,0 +1,83 @@
+import { Charset, Index } from 'flexsearch';
+import type { LexicalIndex } from './lexical.ts';
+
+/**
+ * Typo tolerance over the vocabulary. FlexSearch, with its Soundex encoder, proposes the known terms that
+ * sound like a word the index does not know; a Damerau-Levenshtein check keeps those within one edit (words
+ * of 4-7 letters) or two (longer words). The FlexSearch index holds only the vocabulary (a few tens of
+ * thousands of terms, not the documents): it is built on first use, about 8 µs a term, and then follows
+ * new terms as they appear.
+ */
+export class TypoIndex {
+  private flex: Index | undefined;
+  private generation = -1;
+  private seen = 0;
+
+  constructor(private lexical: () => LexicalIndex<unknown>) {}
+
+  /** Brings the FlexSearch index in step with the vocabulary (a rebuild after term ids were renumbered). */
+  sync(): void {
+    const lexical = this.lexical();
+    if (!this.flex || this.generation !== lexical.generation) {
+      this.flex = new Index({ tokenize: 'strict', encoder: Charset.LatinSoundex });
+      this.generation = lexical.generation;
+      this.seen = 0;
+    }
+    const size = lexical.vocabularySize;
+    for (let t = this.seen; t < size; t++) {
+      const term = lexical.term(t);
+      if (term.length >= MIN_TYPO_LENGTH && /^[a-z]+$/.test(term)) this.flex.add(term, term);
+    }
+    this.seen = size;
+  }
+
+  get ready(): boolean {
+    const lexical = this.lexical();
+    return this.flex !== undefined && this.generation === lexical.generation;
+  }
+
+  /** Known terms within the allowed edit distance of `word`, closest first, each with its distance. */
+  near(word: string, limit: number): { term: number; distance: number }[] {
+    if (word.length < MIN_TYPO_LENGTH || !/^[a-z]+$/.test(word)) return [];
+    this.sync();
+    const lexical = this.lexical();
+    const max = word.length >= 8 ? 2 : 1;
+    const candidates = this.flex!.search(word, { limit: 200 }) as unknown as string[];
+    const found: { term: number; distance: number; df: number }[] = [];
+    for (const candidate of candidates) {
+      if (candidate === word || Math.abs(candidate.length - word.length) > max) continue;
+      const id = lexical.termId(candidate);
+      if (id === undefined) continue;
+      const distance = damerauLevenshtein(word, candidate, max);
+      if (distance <= max) found.push({ term: id, distance, df: lexical.docFreq(id) });
+    }
+    found.sort((a, b) => a.distance - b.distance || b.df - a.df);
+    return found.slice(0, limit).map(({ term, distance }) => ({ term, distance }));
+  }
+}
+
+export const MIN_TYPO_LENGTH = 4;
+
+/** Optimal-string-alignment distance (insertions, deletions, substitutions, adjacent swaps), capped at max + 1. */
+export function damerauLevenshtein(a: string, b: string, max = Infinity): number {
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > max) return max + 1;
+  let prev2 = new Array<number>(m + 1).fill(0);
+  let prev = Array.from({ length: m + 1 }, (_, j) => j);
+  let cur = new Array<number>(m + 1).fill(0);
+  for (let i = 1; i <= n; i++) {
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j <= m; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return Math.min(prev[m]!, max + 1);
+}

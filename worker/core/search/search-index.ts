@@ -1,0 +1,228 @@
+import type { Context } from '../deps.ts';
+import { changesSince, lastSeq } from '../feed/commit.ts';
+import type { Store } from '../store/store.ts';
+import { documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
+import { TypoIndex } from './fuzzy.ts';
+import { LexicalIndex, type LexicalSnapshot } from './lexical.ts';
+
+/**
+ * The search index of one store, kept in step with the change log and saved as a snapshot.
+ *
+ * - `current()` answers with an index that includes every committed write: it first loads the index (from
+ *   the snapshot, else by reading the whole library) and then applies the change-log entries after the
+ *   index's seq, re-reading the assets they name. So a search never misses a write, even one committed
+ *   just before the worker was stopped and never seen by the index.
+ * - The snapshot (the compacted index and its seq) lives in the store's `indexes` collection. It is written
+ *   in the background, a moment after the index changed, in a transaction of its own; a user's write never
+ *   waits for it to be computed. It is ignored and rebuilt when missing, unreadable, of another format
+ *   version, or older than the change log reaches back.
+ * - While loaded, the index follows the feed: a burst of writes is applied in the background, so the next
+ *   search finds little to catch up on and the snapshot stays fresh.
+ * - Loading, catching up and taking the snapshot run one at a time.
+ */
+export interface SearchIndexOptions {
+  /** Delay after the last change before the snapshot is written. Default 1.5 s. */
+  snapshotDelayMs?: number;
+  /** Delay after a feed event before the index catches up in the background. Default 300 ms. */
+  syncDelayMs?: number;
+  /** Set false to never write snapshots (tests). */
+  persist?: boolean;
+}
+
+/** The snapshot's record id in the `indexes` collection, and its format version (bump on any change of layout or analysis). */
+export const SNAPSHOT_ID = 'search';
+export const SNAPSHOT_VERSION = 1;
+
+export interface SearchSnapshot {
+  id: string;
+  version: number;
+  seq: number;
+  saved: string;
+  data: LexicalSnapshot<DocMeta>;
+}
+
+/** Applying the change log in chunks bounds how many documents are held at once. */
+const CATCH_UP_CHUNK = 500;
+
+export class SearchIndex {
+  private lexical = new LexicalIndex<DocMeta>();
+  readonly typos = new TypoIndex(() => this.lexical);
+  private seq = 0;
+  private loaded = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private dirty = false;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly options: Required<SearchIndexOptions>;
+  /** How the last load went, for diagnostics and tests. */
+  lastLoad: { from: 'snapshot' | 'rebuild'; ms: number; documents: number } | undefined;
+
+  constructor(
+    private ctx: Context,
+    options: SearchIndexOptions = {},
+  ) {
+    this.options = { snapshotDelayMs: 1500, syncDelayMs: 300, persist: true, ...options };
+    ctx.feed.subscribe(() => {
+      if (this.loaded) this.scheduleSync();
+    });
+  }
+
+  /** The index with every committed write applied. */
+  async current(): Promise<LexicalIndex<DocMeta>> {
+    await this.exclusive(async () => {
+      if (!this.loaded) await this.load();
+      await this.catchUp();
+    });
+    return this.lexical;
+  }
+
+  /** The index as it is, without catching up (for tests and diagnostics). */
+  get index(): LexicalIndex<DocMeta> {
+    return this.lexical;
+  }
+
+  get position(): number {
+    return this.seq;
+  }
+
+  /** Writes the snapshot now if the index changed since the last one (tests, and before a planned stop). */
+  async flush(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    await this.save();
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async load(): Promise<void> {
+    const t0 = performance.now();
+    const snapshot = await this.readSnapshot();
+    if (snapshot) {
+      try {
+        this.lexical = LexicalIndex.restore(snapshot.data);
+        this.seq = snapshot.seq;
+        this.loaded = true;
+        this.lastLoad = { from: 'snapshot', ms: performance.now() - t0, documents: this.lexical.size };
+        return;
+      } catch (error) {
+        console.warn(`search: the saved index is unreadable (${(error as Error).message}); rebuilding it`);
+      }
+    }
+    await this.rebuild();
+  }
+
+  private async readSnapshot(): Promise<SearchSnapshot | undefined> {
+    try {
+      const record = (await this.ctx.store.read((tx) => tx.get('indexes', SNAPSHOT_ID))) as SearchSnapshot | undefined;
+      return record && record.version === SNAPSHOT_VERSION && Number.isInteger(record.seq) ? record : undefined;
+    } catch (error) {
+      console.warn(`search: cannot read the saved index (${(error as Error).message})`);
+      return undefined;
+    }
+  }
+
+  /** Indexes the whole library from the store. */
+  private async rebuild(): Promise<void> {
+    const t0 = performance.now();
+    // The seq first: a write committed between the two reads is then applied again by the next catch-up.
+    const seq = await lastSeq(this.ctx);
+    const docs = await this.ctx.store.read((tx) => readAllDocuments(tx));
+    const lexical = new LexicalIndex<DocMeta>();
+    for (const doc of docs) lexical.set(doc.id, documentFields(doc), doc.meta);
+    lexical.compact();
+    this.lexical = lexical;
+    this.seq = seq;
+    this.loaded = true;
+    this.lastLoad = { from: 'rebuild', ms: performance.now() - t0, documents: lexical.size };
+    this.changed();
+  }
+
+  /** Applies the change-log entries after the index's seq; rebuilds when the log no longer reaches back. */
+  private async catchUp(): Promise<void> {
+    const changes = await changesSince(this.ctx, this.seq);
+    if (changes === undefined) return this.rebuild();
+    if (changes.length === 0) return;
+    const ids = [...new Set(changes.map((c) => c.asset))];
+    for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
+      const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
+      const docs = await this.ctx.store.read((tx) => readDocuments(tx, chunk));
+      this.apply(chunk, docs);
+    }
+    this.seq = changes[changes.length - 1]!.seq;
+    this.changed();
+  }
+
+  /** Re-indexes the given assets from their documents; an id without a document was deleted. */
+  private apply(ids: readonly string[], docs: readonly SearchDocument[]) {
+    const found = new Set(docs.map((d) => d.id));
+    for (const id of ids) if (!found.has(id)) this.lexical.remove(id);
+    for (const doc of docs) this.lexical.set(doc.id, documentFields(doc), doc.meta);
+    this.lexical.maintain();
+  }
+
+  private changed() {
+    this.dirty = true;
+    if (!this.options.persist) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = unref(setTimeout(() => void this.save(), this.options.snapshotDelayMs));
+  }
+
+  private scheduleSync() {
+    if (this.syncTimer !== undefined) return;
+    this.syncTimer = unref(
+      setTimeout(() => {
+        this.syncTimer = undefined;
+        void this.exclusive(() => this.catchUp()).catch((error) => console.warn(`search: background catch-up failed: ${String(error)}`));
+      }, this.options.syncDelayMs),
+    );
+  }
+
+  private async save(): Promise<void> {
+    if (!this.options.persist) return;
+    // Taken between two queued operations, so the data and its seq agree.
+    const record = await this.exclusive(async () => {
+      if (!this.dirty || !this.loaded) return undefined;
+      this.dirty = false;
+      const snapshot: SearchSnapshot = {
+        id: SNAPSHOT_ID,
+        version: SNAPSHOT_VERSION,
+        seq: this.seq,
+        saved: this.ctx.now().toISOString(),
+        data: this.lexical.snapshot(),
+      };
+      return snapshot;
+    });
+    if (!record) return;
+    try {
+      await this.ctx.store.write((tx) => tx.put('indexes', record));
+    } catch (error) {
+      this.dirty = true;
+      console.warn(`search: could not save the index (${String(error)})`);
+    }
+  }
+}
+
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
+const indexes = new WeakMap<Store, SearchIndex>();
+
+/** The search index of the context's store: one per store, whichever layer (routes, RPC) asks first. */
+export function searchIndexFor(ctx: Context): SearchIndex {
+  let index = indexes.get(ctx.store);
+  if (!index) indexes.set(ctx.store, (index = new SearchIndex(ctx)));
+  return index;
+}
+
+/** Installs a search index for a store (a host or a test that wants its own options). */
+export function useSearchIndex(ctx: Context, options: SearchIndexOptions = {}): SearchIndex {
+  const index = new SearchIndex(ctx, options);
+  indexes.set(ctx.store, index);
+  return index;
+}

@@ -1,0 +1,252 @@
+import { assembleAsset } from '../assets/read.ts';
+import type { Context } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import type {
+  Asset,
+  Assets,
+  AssetsSearchWithFiltersInput,
+  AssetsSearchWithFiltersOutput,
+  SearchedAsset,
+  SearchedAssets,
+  SearchedMatchEnum,
+} from '../model/schemas.ts';
+import type { ReadTx } from '../store/store.ts';
+import type { DocMeta } from './documents.ts';
+import { compileFilters, containsPhrase, type PhraseCriterion } from './filters.ts';
+import { contentText } from './documents.ts';
+import type { Hits, LexicalIndex } from './lexical.ts';
+import { analyseQuery } from './query.ts';
+import { searchIndexFor } from './search-index.ts';
+
+/** A ranked search answers its best this many results; a tag or filter listing answers every match. */
+export const MAX_RANKED_RESULTS = 100;
+
+/** Where the time of one search went (milliseconds), for the `Server-Timing` header. */
+export interface SearchTiming {
+  /** Loading the index (first search of a worker) and applying the change log. */
+  catchUp?: number;
+  /** Query analysis, filtering and ranking in the index. */
+  rank?: number;
+  /** Reading the result assets from the store. */
+  assets?: number;
+}
+
+export interface SearchOptions {
+  transferables?: boolean;
+  pseudo?: boolean;
+  timing?: SearchTiming;
+}
+
+/** What each field of the index reports as the match (FIELDS order). */
+const FIELD_MATCH: SearchedMatchEnum[] = ['TITLE', 'CONTENT', 'CONTENT', 'ANNOTATION', 'TAGS', 'WEBSITES'];
+
+/** One result before its asset is read. */
+interface Ranked {
+  id: string;
+  score: number;
+  exact: boolean;
+  match: SearchedMatchEnum;
+  pseudo: boolean;
+}
+
+/**
+ * `GET /assets/search`: `query` runs the fuzzy, ranked search; `searchable_tags` (tag texts or ids) lists the
+ * assets carrying any of them, most tags first; both give the ranked query results that carry a tag.
+ * Neither is the documented 500.
+ */
+export async function searchAssets(
+  ctx: Context,
+  params: { query?: string | null; tags?: readonly string[] | null },
+  options: SearchOptions = {},
+): Promise<SearchedAssets> {
+  const query = params.query?.trim() ? params.query : undefined;
+  const tags = (params.tags ?? []).map((t) => t.trim()).filter((t) => t !== '');
+  if (!query && tags.length === 0) {
+    throw new ApiError(500, 'query_required', 'A search needs a query or searchable_tags (comma-separated tag texts).');
+  }
+  const timing = options.timing ?? {};
+  const index = await timed(timing, 'catchUp', () => searchIndexFor(ctx).current());
+  const ranked = timedSync(timing, 'rank', () => {
+    const wanted = tags.map((t) => ({ raw: t, lower: t.toLowerCase() }));
+    const tagCount = (meta: DocMeta) => wanted.filter((t) => meta.tagIds.includes(t.raw) || meta.tags.includes(t.lower)).length;
+    const visible = (meta: DocMeta) => options.pseudo === true || !meta.pseudo;
+    if (query) {
+      const accept = (slot: number) => {
+        const meta = index.metaOf(slot)!;
+        return visible(meta) && (wanted.length === 0 || tagCount(meta) > 0);
+      };
+      return rankQuery(ctx, index, query, accept, wanted.length > 0 ? ['TAGS'] : []);
+    }
+    const found: (Ranked & { updated: number })[] = [];
+    for (const slot of index.slots()) {
+      const meta = index.metaOf(slot)!;
+      const count = visible(meta) ? tagCount(meta) : 0;
+      if (count === 0) continue;
+      found.push({ id: index.idOf(slot)!, score: count / wanted.length, exact: true, match: 'TAGS', pseudo: meta.pseudo, updated: meta.updated });
+    }
+    return found.sort((a, b) => b.score - a.score || b.updated - a.updated);
+  });
+  return timed(timing, 'assets', () => searchedAssets(ctx, ranked, options.transferables !== false));
+}
+
+/**
+ * `POST /assets/search`: an optional query (ranked as in GET) within an optional search space (asset ids)
+ * and filters (see filters.ts). Without a query, the assets that pass are listed newest first.
+ */
+export async function searchWithFilters(
+  ctx: Context,
+  input: AssetsSearchWithFiltersInput | undefined,
+  options: SearchOptions = {},
+): Promise<AssetsSearchWithFiltersOutput> {
+  const compiled = compileFilters(input?.filters, { casing: input?.casing });
+  const spaceIds = input?.space?.identifers?.iterable;
+  const space = spaceIds ? new Set(spaceIds.map((r) => r.id)) : undefined;
+  const query = input?.query?.trim() ? input.query : undefined;
+  const timing = options.timing ?? {};
+  const index = await timed(timing, 'catchUp', () => searchIndexFor(ctx).current());
+
+  const inUniverse = (meta: DocMeta, id: string) => (options.pseudo === true || !meta.pseudo) && (!space || space.has(id));
+  let phraseMatches = new Map<PhraseCriterion, Set<string>>();
+  if (compiled.phrases.length > 0) {
+    const universe: string[] = [];
+    for (const slot of index.slots()) if (inUniverse(index.metaOf(slot)!, index.idOf(slot)!)) universe.push(index.idOf(slot)!);
+    phraseMatches = await timed(timing, 'rank', () => resolvePhrases(ctx, index, compiled.phrases, universe));
+  }
+  const accept = (slot: number) => {
+    const meta = index.metaOf(slot)!;
+    const id = index.idOf(slot)!;
+    return inUniverse(meta, id) && compiled.test(meta, id, phraseMatches);
+  };
+  const ranked = timedSync(timing, 'rank', () => {
+    if (query) return rankQuery(ctx, index, query, accept, []);
+    const kinds = [...compiled.kinds];
+    const match: SearchedMatchEnum = kinds.length === 1 ? kinds[0]! : kinds.length > 1 ? 'MULTIPLE' : 'UNKNOWN';
+    const found: (Ranked & { created: number })[] = [];
+    for (const slot of index.slots()) {
+      if (!accept(slot)) continue;
+      const meta = index.metaOf(slot)!;
+      found.push({ id: index.idOf(slot)!, score: 1, exact: true, match, pseudo: meta.pseudo, created: meta.created });
+    }
+    return found.sort((a, b) => b.created - a.created);
+  });
+  const results = await timed(timing, 'assets', () => searchedAssets(ctx, ranked, options.transferables !== false));
+  return { results };
+}
+
+/** Ranks the accepted documents for a text query. `extra` adds match kinds the caller's own criteria matched. */
+function rankQuery(
+  ctx: Context,
+  index: LexicalIndex<DocMeta>,
+  text: string,
+  accept: (slot: number) => boolean,
+  extra: SearchedMatchEnum[],
+): Ranked[] {
+  const analysed = analyseQuery(index, searchIndexFor(ctx).typos, text);
+  if (analysed.terms.length === 0) return [];
+  const hits = index.search(analysed.terms, MAX_RANKED_RESULTS, accept);
+  return rankedFromHits(index, hits, analysed.words, extra);
+}
+
+export function rankedFromHits(index: LexicalIndex<DocMeta>, hits: Hits, words: number, extra: SearchedMatchEnum[] = []): Ranked[] {
+  const all = words >= 32 ? 0xffffffff : (1 << words) - 1;
+  return hits.slots.map((slot, i) => {
+    const exactWords = hits.exactWords[i]!;
+    const kinds = new Set<SearchedMatchEnum>(extra);
+    for (let f = 0; f < FIELD_MATCH.length; f++) if (hits.fields[i]! & (1 << f)) kinds.add(FIELD_MATCH[f]!);
+    const match: SearchedMatchEnum = exactWords === 0 ? 'FUZZY' : kinds.size === 1 ? [...kinds][0]! : kinds.size > 1 ? 'MULTIPLE' : 'UNKNOWN';
+    return {
+      id: index.idOf(slot)!,
+      score: Math.round(hits.scores[i]! * 1e4) / 1e4,
+      exact: (exactWords & all) >>> 0 === all >>> 0,
+      match,
+      pseudo: index.metaOf(slot)!.pseudo,
+    };
+  });
+}
+
+/** The wire SearchedAssets: each result with its asset, read in one transaction (assets deleted meanwhile are left out). */
+async function searchedAssets(ctx: Context, ranked: readonly Ranked[], transferables: boolean): Promise<SearchedAssets> {
+  const assets = await ctx.store.read((tx) => readAssets(tx, ranked.map((r) => r.id), transferables));
+  const iterable: SearchedAsset[] = [];
+  ranked.forEach((r, i) => {
+    const asset = assets[i];
+    if (!asset) return;
+    iterable.push({ exact: r.exact, score: r.score, match: r.match, identifier: r.id, asset, ...(r.pseudo ? { pseudo: true } : {}) });
+  });
+  const exact = iterable.filter((r) => r.exact).length;
+  return { iterable, exact, suggested: iterable.length - exact };
+}
+
+/** The wire assets of some ids, in order (undefined where an asset no longer exists). */
+export async function readAssets(tx: ReadTx, ids: readonly string[], transferables: boolean): Promise<(Asset | undefined)[]> {
+  const records = await tx.getMany('assets', ids);
+  const byId = new Map(records.map((r) => [r.id, r]));
+  return Promise.all(ids.map((id) => {
+    const record = byId.get(id);
+    return record ? assembleAsset(tx, record, { transferables }) : undefined;
+  }));
+}
+
+export function assetsOf(list: readonly (Asset | undefined)[]): Assets {
+  const iterable = list.filter((a): a is Asset => a !== undefined);
+  return { iterable, indices: Object.fromEntries(iterable.map((a, i) => [a.id, i])) };
+}
+
+/**
+ * The ids among `universe` whose title, content or annotations hold each phrase, reading the stored text
+ * of the candidates in one transaction (the index keeps terms, not text).
+ */
+async function resolvePhrases(
+  ctx: Context,
+  index: LexicalIndex<DocMeta>,
+  phrases: readonly PhraseCriterion[],
+  universe: readonly string[],
+): Promise<Map<PhraseCriterion, Set<string>>> {
+  const found = new Map(phrases.map((p) => [p, new Set<string>()]));
+  const needsText = phrases.some((p) => p.content || p.annotation);
+  for (const id of universe) {
+    const name = index.meta(id)?.name ?? '';
+    for (const phrase of phrases) if (phrase.title && containsPhrase(name, phrase)) found.get(phrase)!.add(id);
+  }
+  if (!needsText) return found;
+  await ctx.store.read(async (tx) => {
+    const assets = await tx.getMany('assets', universe);
+    await Promise.all(
+      assets.map(async (asset) => {
+        const [contents, annotations] = await Promise.all([
+          phrases.some((p) => p.content) ? tx.getMany('contents', asset.formats) : [],
+          phrases.some((p) => p.annotation) ? tx.getMany('annotations', asset.annotations) : [],
+        ]);
+        const texts = contents.map(contentText).filter((t): t is string => t !== undefined);
+        for (const phrase of phrases) {
+          const set = found.get(phrase)!;
+          if (set.has(asset.id)) continue;
+          const inContent = phrase.content && texts.some((t) => containsPhrase(t, phrase));
+          const inAnnotation =
+            phrase.annotation &&
+            annotations.some((a) => (!phrase.annotationType || a.type === phrase.annotationType) && containsPhrase(a.text, phrase));
+          if (inContent || inAnnotation) set.add(asset.id);
+        }
+      }),
+    );
+  });
+  return found;
+}
+
+async function timed<T>(timing: SearchTiming, key: keyof SearchTiming, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await fn();
+  } finally {
+    timing[key] = (timing[key] ?? 0) + performance.now() - t0;
+  }
+}
+
+function timedSync<T>(timing: SearchTiming, key: keyof SearchTiming, fn: () => T): T {
+  const t0 = performance.now();
+  try {
+    return fn();
+  } finally {
+    timing[key] = (timing[key] ?? 0) + performance.now() - t0;
+  }
+}
