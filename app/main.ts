@@ -1,14 +1,25 @@
-import { ready, register } from './client/index.ts';
+import { createRpc, installWebSocketShim, ready, register, rpc, TesseraRpcError, TesseraSocket } from './client/index.ts';
 import { mountLibrary } from './ui/library.ts';
 
 declare global {
   interface Window {
     /** The client, for tests and the console. */
-    tessera: { register: typeof register; ready: typeof ready };
+    tessera: {
+      register: typeof register;
+      ready: typeof ready;
+      rpc: typeof rpc;
+      createRpc: typeof createRpc;
+      TesseraRpcError: typeof TesseraRpcError;
+      TesseraSocket: typeof TesseraSocket;
+      installWebSocketShim: typeof installWebSocketShim;
+    };
   }
 }
 
-window.tessera = { register, ready };
+window.tessera = { register, ready, rpc, createRpc, TesseraRpcError, TesseraSocket, installWebSocketShim };
+
+// Any script in this page can open the streams with a plain `new WebSocket('ws://<host>/api/...')`.
+installWebSocketShim();
 
 const status = document.querySelector<HTMLElement>('#status')!;
 

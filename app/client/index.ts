@@ -7,7 +7,15 @@
  * await ready();         // the worker controls this page and answers under the base
  * const assets = await (await fetch('/api/assets')).json();
  * ```
+ *
+ * Beside it: `TesseraSocket` and `installWebSocketShim()` (the stream paths as WebSockets, socket.ts and
+ * shim.ts) and `rpc()` (the operations as typed calls over a MessageChannel, rpc.ts).
  */
+import { clientDefaults } from './defaults.ts';
+
+export { TesseraSocket, type SocketOptions } from './socket.ts';
+export { installWebSocketShim, type ShimOptions } from './shim.ts';
+export { createRpc, rpc, TesseraRpcError, type RpcOptions, type TesseraRpc } from './rpc.ts';
 
 export interface RegisterOptions {
   /** Path under which the worker answers the API. Default `'/api'`. */
@@ -32,6 +40,7 @@ let registered: Registered | undefined;
 let announce: () => void = () => {};
 const firstRegister = new Promise<void>((resolve) => (announce = resolve));
 let readiness: Promise<void> | undefined;
+clientDefaults.ready = () => ready();
 
 /**
  * Registers the worker (`{type: 'module', scope: '/'}`). Idempotent: later calls return the first
@@ -52,6 +61,7 @@ export function register(options: RegisterOptions = {}): Promise<void> {
   const registration = navigator.serviceWorker.register(scriptUrl, { type: 'module', scope: '/' });
   const entry: Registered = { base, scriptUrl, registration };
   registered = entry;
+  clientDefaults.base = base;
   // A failed registration (offline first visit, script error) may be retried by calling register() again.
   registration.catch(() => {
     if (registered === entry) registered = undefined;

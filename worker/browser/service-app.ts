@@ -1,5 +1,7 @@
 import { createApp } from '../core/app.ts';
 import { createLanguageClassifier, fetchModelFiles } from '../core/assets/language-detector.ts';
+import { withDefaults, type Context } from '../core/deps.ts';
+import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
 import { IdbStore } from './idb-store.ts';
 
@@ -8,6 +10,9 @@ export const LANGUAGE_MODEL_URL = '/models/vscode-languagedetection/';
 
 export interface ServiceApp {
   fetch(request: Request): Promise<Response> | Response;
+  /** The same operations as typed calls (the RPC path), on the same context as `fetch`. */
+  services: Services;
+  ctx: Context;
 }
 
 /** The browser host: IndexedDB store, BroadcastChannel feed and the language model, given to the core app. */
@@ -15,5 +20,7 @@ export async function createServiceApp(base: string): Promise<ServiceApp> {
   const store = await IdbStore.open();
   const feed = new BroadcastFeed();
   const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
-  return createApp({ store, feed, classifier, base });
+  const ctx = withDefaults({ store, feed, classifier, base });
+  const app = createApp(ctx);
+  return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };
 }

@@ -8,7 +8,16 @@
  *   app, an unknown route included (JSON 404). Everything else passes through to the network.
  * - `message` `{type: 'tessera:claim'}` -> `clients.claim()`, then a `{type: 'tessera:claimed'}` reply:
  *   a hard-reloaded page is uncontrolled though this worker is active, and asks to be claimed.
+ * - `message` `{type: 'tessera:rpc'}` with a MessagePort -> the services on that port (see rpc.ts);
+ *   `{type: 'tessera:keepalive'}` -> keeps the worker alive until the RPC calls under way are done (calls
+ *   on a port are not events, so they alone would not keep an idle worker from being stopped).
+ * - When the app starts (each worker lifetime), the last committed change seq goes out on the
+ *   BroadcastChannel `tessera-stream-head`: a page's stream that missed an event (published by a worker
+ *   stopped right after its commit) catches up.
  */
+import { lastSeq } from '../core/feed/commit.ts';
+import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
+import { acceptRpc, RPC_CONNECT, RPC_KEEPALIVE, rpcIdle } from './rpc.ts';
 import { createServiceApp, type ServiceApp } from './service-app.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -31,11 +40,23 @@ let app: Promise<ServiceApp> | undefined;
 function getApp(): Promise<ServiceApp> {
   if (!app) {
     app = createServiceApp(BASE);
-    app.catch(() => {
+    app.then(announceHead, () => {
       app = undefined;
     });
   }
   return app;
+}
+
+/** Posts the last committed seq on the head channel (see the header comment). */
+function announceHead(service: ServiceApp): void {
+  lastSeq(service.ctx).then(
+    (seq) => {
+      const channel = new BroadcastChannel(HEAD_CHANNEL);
+      channel.postMessage({ type: 'head', seq } satisfies HeadMessage);
+      channel.close();
+    },
+    () => {},
+  );
 }
 
 function errorResponse(status: number, code: string, message: string): Response {
@@ -82,7 +103,17 @@ self.addEventListener('fetch', (event) => {
 
 self.addEventListener('message', (event) => {
   const data: unknown = event.data;
-  if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== 'tessera:claim') return;
+  const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
+  if (type === RPC_CONNECT) {
+    const port = event.ports[0];
+    if (port) event.waitUntil(acceptRpc(port, async () => (await getApp()).services));
+    return;
+  }
+  if (type === RPC_KEEPALIVE) {
+    event.waitUntil(rpcIdle());
+    return;
+  }
+  if (type !== 'tessera:claim') return;
   event.waitUntil(
     self.clients.claim().then(() => {
       const reply = { type: 'tessera:claimed' };

@@ -5,7 +5,7 @@ import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
 import { labelRoutes } from './routes/labels.ts';
 import { searchRoutes } from './routes/search.ts';
-import { streamRoutes } from './routes/streams.ts';
+import { qgptStreamRoutes, streamRoutes } from './routes/streams.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
 
 /** The whole HTTP API under the base path, on web-standard Request/Response: any host can serve it. */
@@ -19,6 +19,7 @@ export function createApp(deps: Deps) {
   app.route('/assets', assetsRoutes(ctx));
   app.route('/asset', assetRoutes(ctx));
   app.route('/', labelRoutes(ctx));
+  app.route('/qgpt', qgptStreamRoutes(ctx));
   app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json(error, error.status);

@@ -48,43 +48,51 @@ async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<
 }
 
 /** Every asset, built from one bulk read of each collection rather than one read per link. */
-export async function listAssets(ctx: Context, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
-  return ctx.store.read(async (tx) => {
-    const [assets, formats, contents, tags, websites, summaries, persons, annotations] = await Promise.all([
-      tx.getAll('assets'),
-      allById(tx, 'formats'),
-      options.transferables === false ? null : allById(tx, 'contents'),
-      allById(tx, 'tags'),
-      allById(tx, 'websites'),
-      allById(tx, 'summaries'),
-      allById(tx, 'persons'),
-      allById(tx, 'annotations'),
-    ]);
-    const pick = <T>(map: Map<string, T>, ids: string[]) => ids.flatMap((id) => map.get(id) ?? []);
-    const iterable = assets
-      .filter((a) => options.pseudo || !a.pseudo)
-      .sort(newestFirst)
-      .map((a) =>
-        build.asset({
-          asset: a,
-          formats: pick(formats, a.formats),
-          contents: contents && new Map<string, ContentRecord>(pick(contents, a.formats).map((c) => [c.id, c])),
-          tags: pick(tags, a.tags),
-          websites: pick(websites, a.websites),
-          summaries: pick(summaries, a.summaries),
-          persons: pick(persons, a.persons),
-          annotations: pick(annotations, a.annotations),
-        }),
-      );
-    return { iterable, indices: Object.fromEntries(iterable.map((a, i) => [a.id, i])) };
-  });
+export function listAssets(ctx: Context, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
+  return ctx.store.read((tx) => readAssets(tx, options));
+}
+
+/** `listAssets` inside a transaction the caller holds (a stream snapshot reads its seq in the same one). */
+export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
+  const [assets, formats, contents, tags, websites, summaries, persons, annotations] = await Promise.all([
+    tx.getAll('assets'),
+    allById(tx, 'formats'),
+    options.transferables === false ? null : allById(tx, 'contents'),
+    allById(tx, 'tags'),
+    allById(tx, 'websites'),
+    allById(tx, 'summaries'),
+    allById(tx, 'persons'),
+    allById(tx, 'annotations'),
+  ]);
+  const pick = <T>(map: Map<string, T>, ids: string[]) => ids.flatMap((id) => map.get(id) ?? []);
+  const iterable = assets
+    .filter((a) => options.pseudo || !a.pseudo)
+    .sort(newestFirst)
+    .map((a) =>
+      build.asset({
+        asset: a,
+        formats: pick(formats, a.formats),
+        contents: contents && new Map<string, ContentRecord>(pick(contents, a.formats).map((c) => [c.id, c])),
+        tags: pick(tags, a.tags),
+        websites: pick(websites, a.websites),
+        summaries: pick(summaries, a.summaries),
+        persons: pick(persons, a.persons),
+        annotations: pick(annotations, a.annotations),
+      }),
+    );
+  return { iterable, indices: Object.fromEntries(iterable.map((a, i) => [a.id, i])) };
 }
 
 const newestFirst = (a: AssetRecord, b: AssetRecord) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
 
-export async function listIdentifiers(ctx: Context, options: { pseudo?: boolean } = {}): Promise<FlattenedAssets> {
-  const assets = await ctx.store.read((tx) => tx.getAll('assets'));
-  return build.references(assets.filter((a) => options.pseudo || !a.pseudo).sort(newestFirst).map((a) => a.id));
+export function listIdentifiers(ctx: Context, options: { pseudo?: boolean } = {}): Promise<FlattenedAssets> {
+  return ctx.store.read(async (tx) => build.references(await readIdentifiers(tx, options)));
+}
+
+/** The ids `listIdentifiers` lists, newest first, inside a transaction the caller holds. */
+export async function readIdentifiers(tx: ReadTx, options: { pseudo?: boolean } = {}): Promise<string[]> {
+  const assets = await tx.getAll('assets');
+  return assets.filter((a) => options.pseudo || !a.pseudo).sort(newestFirst).map((a) => a.id);
 }
 
 export async function pseudoSnapshot(ctx: Context): Promise<PseudoAssets> {

@@ -51,7 +51,8 @@ export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) 
   return result;
 }
 
-async function readSeq(tx: ReadTx): Promise<number> {
+/** The sequence number of the last committed change, read inside a transaction (0 before any). */
+export async function readSeq(tx: ReadTx): Promise<number> {
   return Number((await tx.get('meta', SEQ_KEY))?.value ?? 0);
 }
 
@@ -65,11 +66,14 @@ export function lastSeq(ctx: Context): Promise<number> {
  * back that far (the caller then starts again from a snapshot).
  */
 export async function changesSince(ctx: Context, seq: number): Promise<ChangeEvent[] | undefined> {
-  return ctx.store.read(async (tx) => {
-    const last = await readSeq(tx);
-    if (seq >= last) return [];
-    if (last - seq > CHANGE_LOG_SIZE) return undefined;
-    const ids = Array.from({ length: last - seq }, (_, i) => changeKey(seq + 1 + i));
-    return (await tx.getMany('changes', ids)).map(({ seq, asset, kind }) => ({ seq, asset, kind }));
-  });
+  return ctx.store.read((tx) => readChangesSince(tx, seq));
+}
+
+/** `changesSince` inside a transaction the caller holds (to read other records at the same point). */
+export async function readChangesSince(tx: ReadTx, seq: number): Promise<ChangeEvent[] | undefined> {
+  const last = await readSeq(tx);
+  if (seq >= last) return [];
+  if (last - seq > CHANGE_LOG_SIZE) return undefined;
+  const ids = Array.from({ length: last - seq }, (_, i) => changeKey(seq + 1 + i));
+  return (await tx.getMany('changes', ids)).map(({ seq, asset, kind }) => ({ seq, asset, kind }));
 }

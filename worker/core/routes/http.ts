@@ -72,7 +72,7 @@ export async function requireBody<S extends z.ZodType>(c: HonoContext, schema: S
   return body;
 }
 
-function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(body)'}: ${issue.message}`)

@@ -1,11 +1,54 @@
-import { Hono } from 'hono';
+import { Hono, type Context as HonoContext } from 'hono';
 import type { Context } from '../deps.ts';
-import { notYet } from '../errors.ts';
+import { badRequest } from '../errors.ts';
+import { answerStream } from '../streams/qgpt.ts';
+import { SEQ_HEADER, SINCE_PARAM, type StreamKind } from '../streams/protocol.ts';
+import { streamChanges, streamSnapshot } from '../streams/sync.ts';
 
-/** The change streams under `/assets/stream`. */
-export function streamRoutes(_ctx: Context) {
+/**
+ * The change streams under `/assets/stream` over HTTP (see streams/protocol.ts; the page-side socket in
+ * app/client is built on these): `GET` answers the snapshot frame with its seq in `tessera-seq`;
+ * `GET ?since=<seq>` the changes after it.
+ */
+export function streamRoutes(ctx: Context) {
   const app = new Hono();
-  app.get('/stream', notYet('The asset stream'));
-  app.get('/stream/*', notYet('The asset stream'));
+  const stream = (kind: StreamKind) => async (c: HonoContext) => {
+    const since = c.req.query(SINCE_PARAM);
+    if (since !== undefined) return c.json(await streamChanges(ctx, kind, parseSeq(since)));
+    const { seq, frame } = await streamSnapshot(ctx, kind);
+    c.header(SEQ_HEADER, String(seq));
+    c.header('cache-control', 'no-store');
+    return c.json(frame);
+  };
+  app.get('/stream', stream('assets'));
+  app.get('/stream/identifiers', stream('identifiers'));
+  app.get('/stream/transferables', stream('transferables'));
   return app;
+}
+
+/** `POST /qgpt/stream`: one input frame in the body; the output frames back as NDJSON, one per line. */
+export function qgptStreamRoutes(ctx: Context) {
+  const app = new Hono();
+  app.post('/stream', async (c) => {
+    const text = await c.req.text();
+    const encoder = new TextEncoder();
+    const frames = answerStream(ctx, text);
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await frames.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      },
+      async cancel() {
+        await frames.return(undefined);
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } });
+  });
+  return app;
+}
+
+function parseSeq(text: string): number {
+  if (!/^\d{1,15}$/.test(text)) throw badRequest(`Query parameter '${SINCE_PARAM}' must be a sequence number; got '${text}'.`, 'invalid_parameter');
+  return Number(text);
 }

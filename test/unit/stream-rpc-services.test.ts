@@ -1,0 +1,133 @@
+/**
+ * The services behind the RPC path (worker/core/services.ts) against the HTTP routes, in Node on one
+ * store: the same wire object for every operation, the same error (status, code) for bad input.
+ * The Chromium test (test/e2e/rpc.spec.ts) checks the same through the real MessageChannel.
+ */
+import { describe, expect, it } from 'vitest';
+import { withDefaults } from '../../worker/core/deps.ts';
+import { ApiError } from '../../worker/core/errors.ts';
+import { MemoryFeed } from '../../worker/core/feed/feed.ts';
+import { OPERATIONS } from '../../worker/core/service-operations.ts';
+import { asApiError, createServices, type Services } from '../../worker/core/services.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import { testClassifier } from '../support/classifier.ts';
+import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { createTestApi } from '../support/test-api.ts';
+
+const MODEL = { id: 'extractive', version: '1', created: { value: '2026-01-01T00:00:00.000Z' }, name: 'extractive', cloud: false, type: 'SPEED', usage: 'CODE_SEARCH' };
+
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+async function setup() {
+  const store = new MemoryStore();
+  const api = await createTestApi({ store });
+  const services = createServices(withDefaults({ store, feed: new MemoryFeed(), classifier: await testClassifier() }));
+  return { api, services };
+}
+
+async function failure(run: () => Promise<unknown>): Promise<{ status: number; code: string }> {
+  try {
+    await run();
+  } catch (error) {
+    const e = asApiError(error);
+    return { status: e.status, code: e.code };
+  }
+  throw new Error('expected a failure');
+}
+
+describe('services = routes', () => {
+  it('every read answers what its route answers', async () => {
+    const { api, services } = await setup();
+    const py = (await api.post('/assets/create', fragmentSeed(PYTHON_SNIPPET, { tags: [{ text: 'shared' }], websites: [{ url: 'https://example.com/', name: 'ex' }] }))).json();
+    await services.createAsset(fragmentSeed(GO_SNIPPET) as never);
+    expect((await api.post('/workstream_summaries/create', { name: 'week', model: MODEL })).status).toBe(200);
+    await services.createSummary({ name: 'rpc', model: MODEL } as never);
+    const reads: [unknown, string][] = [
+      [await services.getAsset(py.id), `/asset/${py.id}`],
+      [await services.getAsset(py.id, { transferables: false }), `/asset/${py.id}?transferables=false`],
+      [await services.listAssets(), '/assets'],
+      [await services.listAssets({ transferables: false }), '/assets?transferables=false'],
+      [await services.listAssets({ pseudo: true }), '/assets?pseudo=true'],
+      [await services.listIdentifiers(), '/assets/identifiers'],
+      [await services.pseudoSnapshot(), '/assets/pseudo'],
+      [await services.getFormats(py.id), `/asset/${py.id}/formats`],
+      [await services.getActivities(py.id), `/asset/${py.id}/activities`],
+      [await services.getConversations(py.id), `/asset/${py.id}/conversations`],
+      [await services.listTags(), '/tags'],
+      [await services.listWebsites(), '/websites'],
+      [await services.listSummaries(), '/workstream_summaries'],
+    ];
+    for (const [value, path] of reads) expect(plain(value), path).toEqual((await api.get(path)).json());
+    const seed = fragmentSeed(PYTHON_SNIPPET);
+    expect(plain(await services.draftSeed(seed as never))).toEqual((await api.post('/assets/draft', seed)).json());
+  });
+
+  it('every write returns what its route returns and leaves the same state', async () => {
+    const { api, services } = await setup();
+    const created = await services.createAsset(fragmentSeed(PYTHON_SNIPPET) as never);
+    expect(plain(created)).toEqual((await api.get(`/asset/${created.id}`)).json());
+    const updated = await services.updateAsset({ ...created, name: 'renamed' });
+    expect(updated.name).toBe('renamed');
+    expect(plain(updated)).toEqual((await api.get(`/asset/${created.id}`)).json());
+    const format = updated.formats.iterable[0]!;
+    const reclassified = await services.reclassifyAsset({ asset: updated, ext: 'ts' } as never);
+    expect(plain(reclassified)).toEqual((await api.get(`/asset/${created.id}`)).json());
+    expect(format.id).toBeTruthy();
+    expect(await services.incrementScores(created.id, { asset: { reuse: true } })).toBeUndefined();
+    expect((await api.get(`/asset/${created.id}`)).json().score.reuse).toBe(1);
+    const tag = await services.createTag({ text: 'rpc' });
+    expect(plain(tag)).toEqual((await api.get('/tags')).json().iterable.find((t: { id: string }) => t.id === tag.id));
+    const website = await services.createWebsite({ url: 'https://rpc.example/', name: 'rpc' });
+    expect(plain(website)).toEqual((await api.get('/websites')).json().iterable.find((t: { id: string }) => t.id === website.id));
+    await services.associate('tags', created.id, tag.id);
+    await services.associate('websites', created.id, website.id);
+    expect((await api.get(`/asset/${created.id}`)).json().tags.iterable.map((t: { id: string }) => t.id)).toEqual([tag.id]);
+    await services.disassociate('tags', created.id, tag.id);
+    expect((await api.get(`/asset/${created.id}`)).json().tags.iterable).toEqual([]);
+    const exported = await services.exportAsset(created.id, 'MD');
+    const viaHttp = (await api.get(`/asset/${created.id}/export?export_type=MD`)).json();
+    expect(plain(exported)).toEqual(viaHttp);
+    expect(await services.deleteAsset(created.id)).toBe(created.id);
+    expect((await api.get(`/asset/${created.id}`)).status).toBe(404);
+  });
+
+  it('bad input fails with the status and code of the route', async () => {
+    const { api, services } = await setup();
+    const a = await services.createAsset(fragmentSeed(PYTHON_SNIPPET) as never);
+    const cases: [() => Promise<unknown>, string, string, unknown?][] = [
+      [() => services.getAsset('nope'), 'GET', '/asset/nope'],
+      [() => services.deleteAsset('nope'), 'POST', '/assets/nope/delete'],
+      [() => services.createAsset({ asset: { format: { fragment: { string: { raw: 3 } } } } } as never), 'POST', '/assets/create', { asset: { format: { fragment: { string: { raw: 3 } } } } }],
+      [() => services.createAsset({} as never), 'POST', '/assets/create', {}],
+      [() => services.updateAsset({ name: 'x' } as never), 'POST', '/asset/update', { name: 'x' }],
+      [() => services.updateAsset(undefined as never), 'POST', '/asset/update'],
+      [() => services.exportAsset(a.id, 'PDF'), 'GET', `/asset/${a.id}/export?export_type=PDF`],
+      [() => services.associate('tags', a.id, 'nope'), 'POST', `/asset/${a.id}/tags/associate/nope`],
+      [() => services.associate('persons' as never, a.id, 'nope'), 'POST', `/asset/${a.id}/persons/associate/nope`],
+      [() => services.createTag({} as never), 'POST', '/tags/create', {}],
+      [() => services.getAsset(a.id, { transferables: 'maybe' as never }), 'GET', `/asset/${a.id}?transferables=maybe`],
+    ];
+    for (const [run, method, path, body] of cases) {
+      const reply = await api.call(method, path, body);
+      const expected = reply.json().error;
+      expect(await failure(run), `${method} ${path}`).toEqual({ status: expected.status, code: expected.code });
+    }
+  });
+
+  it('OPERATIONS names every service operation, reads apart from writes', async () => {
+    const { services } = await setup();
+    expect(Object.keys(OPERATIONS).sort()).toEqual(Object.keys(services).sort());
+    const writes = Object.entries(OPERATIONS).filter(([, kind]) => kind === 'write').map(([name]) => name);
+    expect(writes).toContain('exportAsset');
+    expect(writes).toContain('createAsset');
+    const s: Services = services;
+    expect(typeof s.getAsset).toBe('function');
+  });
+
+  it('asApiError maps like the app: ApiError as is, quota to 507, anything else to 500', () => {
+    const api = new ApiError(404, 'x', 'y');
+    expect(asApiError(api)).toBe(api);
+    expect(asApiError(Object.assign(new Error('full'), { name: 'QuotaExceededError' })).status).toBe(507);
+    expect(asApiError(new Error('boom'))).toMatchObject({ status: 500, code: 'internal_error', message: 'boom' });
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The worker's side of the RPC path (app/client/rpc.ts is the page's): a page sends
+ * `{type: 'tessera:rpc'}` with a MessagePort to the worker (`controller.postMessage`, which also starts a
+ * stopped worker); the worker exposes the services on that port with comlink and answers
+ * `{type: 'tessera:rpc-ready', lock}` on it.
+ *
+ * A port to a stopped worker is dead without any event telling so. To let the page notice, the worker
+ * holds a Web Lock named `lock` for its whole life: the page queues a request for the same lock, which
+ * is granted the moment this worker's global scope goes away.
+ *
+ * Every call message is acknowledged at once, `{type: 'tessera:rpc-ack', ack: <call id>}`, before any work starts:
+ * when the worker goes away during a call, a page that never got the acknowledgement knows the call never
+ * reached it (and may send even a write again); with it, a write may have run.
+ *
+ * Results are the wire objects the routes answer (keys whose value is undefined removed, as JSON would);
+ * a failure is thrown as the HTTP error body `{error: {status, code, message}}`.
+ */
+import { expose } from 'comlink';
+import { ApiError } from '../core/errors.ts';
+import { asApiError, type Services } from '../core/services.ts';
+
+export const RPC_CONNECT = 'tessera:rpc';
+export const RPC_READY = 'tessera:rpc-ready';
+export const RPC_KEEPALIVE = 'tessera:keepalive';
+export const RPC_ACK = 'tessera:rpc-ack';
+
+declare const self: ServiceWorkerGlobalScope;
+
+let lifetimeLock: Promise<string> | undefined;
+
+/** Takes (once per worker lifetime) a lock that is only released when this worker stops. */
+function holdLifetimeLock(): Promise<string> {
+  return (lifetimeLock ??= new Promise<string>((resolve, reject) => {
+    const name = `tessera-worker-${crypto.randomUUID()}`;
+    self.navigator.locks
+      .request(name, () => {
+        resolve(name);
+        return new Promise<never>(() => {});
+      })
+      .catch(reject);
+  }));
+}
+
+let inFlight = 0;
+let settled: (() => void) | undefined;
+let allSettled: Promise<void> = Promise.resolve();
+
+/** Resolves when no RPC call is running (a keep-alive message extends the worker's life until then). */
+export function rpcIdle(): Promise<void> {
+  return allSettled;
+}
+
+function begin(): void {
+  if (inFlight++ === 0) allSettled = new Promise((resolve) => (settled = resolve));
+}
+
+function end(): void {
+  if (--inFlight === 0) settled?.();
+}
+
+/** Deletes, in place, object keys whose value is undefined: the result then equals its JSON round trip. */
+function dropUndefined<T>(value: T): T {
+  if (Array.isArray(value)) {
+    for (const item of value) dropUndefined(item);
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (record[key] === undefined) delete record[key];
+      else dropUndefined(record[key]);
+    }
+  }
+  return value;
+}
+
+function remoteServices(services: () => Promise<Services>): Services {
+  return new Proxy({} as Services, {
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      return async (...args: unknown[]) => {
+        begin();
+        try {
+          const target = await services();
+          const operation = (target as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[name];
+          if (typeof operation !== 'function' || !Object.hasOwn(target, name)) {
+            throw new ApiError(404, 'operation_not_found', `No RPC operation '${name}'.`);
+          }
+          return dropUndefined(await operation(...args));
+        } catch (error) {
+          throw asApiError(error).toJSON();
+        } finally {
+          end();
+        }
+      };
+    },
+  });
+}
+
+/** Serves the services on a port a page sent; replies `{type: RPC_READY, lock}` once it listens. */
+export async function acceptRpc(port: MessagePort, services: () => Promise<Services>): Promise<void> {
+  const lock = await holdLifetimeLock();
+  // Added before comlink's listener, so it runs first, in the same task as the message's arrival.
+  port.addEventListener('message', (event: MessageEvent<{ id?: unknown }>) => {
+    const id = event.data?.id;
+    if (typeof id === 'string') port.postMessage({ type: RPC_ACK, ack: id }); // not `id`: comlink would take it for the reply
+  });
+  expose(remoteServices(services), port);
+  port.postMessage({ type: RPC_READY, lock });
+}

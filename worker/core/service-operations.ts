@@ -1,0 +1,35 @@
+/**
+ * Which service operations only read and which may write: a caller that lost its connection to the
+ * worker may send a read again, never a write. Apart from services.ts so that the page-side client can
+ * import it without the domain code.
+ */
+import type { Operation } from './services.ts';
+
+/**
+ * Whether each operation only reads (safe to send again after a lost connection) or may write.
+ * `exportAsset` records an export activity, so it counts as a write.
+ */
+export const OPERATIONS = {
+  getAsset: 'read',
+  listAssets: 'read',
+  listIdentifiers: 'read',
+  pseudoSnapshot: 'read',
+  getFormats: 'read',
+  getActivities: 'read',
+  getConversations: 'read',
+  draftSeed: 'read',
+  listTags: 'read',
+  listWebsites: 'read',
+  listSummaries: 'read',
+  createAsset: 'write',
+  updateAsset: 'write',
+  reclassifyAsset: 'write',
+  deleteAsset: 'write',
+  incrementScores: 'write',
+  associate: 'write',
+  disassociate: 'write',
+  exportAsset: 'write',
+  createTag: 'write',
+  createWebsite: 'write',
+  createSummary: 'write',
+} as const satisfies Record<Operation, 'read' | 'write'>;

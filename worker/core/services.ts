@@ -1,0 +1,202 @@
+/**
+ * The asset service as typed calls, for callers that do not go through HTTP (the page's RPC path over a
+ * MessageChannel, see worker/browser/rpc.ts and app/client/rpc.ts). Each operation validates its input
+ * with the same contract schema as its route and calls the same domain function, so it returns the same
+ * wire object as the route and fails with the same ApiError (status, code, message).
+ */
+import type { z } from 'zod';
+import { createAsset } from './assets/create.ts';
+import { draftSeed } from './assets/draft.ts';
+import { exportAsset, parseExportType } from './assets/export.ts';
+import { getActivities, getAsset, getConversations, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from './assets/read.ts';
+import { deleteAsset } from './assets/remove.ts';
+import { incrementScores } from './assets/scores.ts';
+import { reclassifyAsset, updateAsset } from './assets/update.ts';
+import type { Context } from './deps.ts';
+import { ApiError, badRequest, invalid } from './errors.ts';
+import { changeLink, type LinkKind } from './links/associate.ts';
+import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from './links/labels.ts';
+import {
+  AssetReclassificationSchema,
+  AssetSchema,
+  IdSchema,
+  SeededScoreIncrementSchema,
+  SeededTagSchema,
+  SeededWebsiteSchema,
+  SeededWorkstreamSummarySchema,
+  SeedSchema,
+  type Activities,
+  type Asset,
+  type AssetReclassification,
+  type Assets,
+  type Conversations,
+  type ExportedAsset,
+  type FlattenedAssets,
+  type Formats,
+  type PseudoAssets,
+  type Seed,
+  type SeededScoreIncrement,
+  type SeededTag,
+  type SeededWebsite,
+  type SeededWorkstreamSummary,
+  type Tag,
+  type Tags,
+  type Website,
+  type Websites,
+  type WorkstreamSummaries,
+  type WorkstreamSummary,
+} from './model/schemas.ts';
+import { describeIssues } from './routes/http.ts';
+
+/** As in routes/asset.ts: an update names the asset by id; every other field is optional but checked. */
+const AssetUpdateSchema = AssetSchema.partial().required({ id: true });
+
+/** The link kinds as their path segments in `/asset/{asset}/{kind}/associate/{id}`. */
+export type LinkPath = 'tags' | 'websites' | 'workstream_summaries';
+const LINK_PATHS: Record<LinkPath, LinkKind> = { tags: 'tags', websites: 'websites', workstream_summaries: 'summaries' };
+
+export interface TransferableOptions {
+  /** Include fragment and file contents. Default true (as the routes' `transferables` parameter). */
+  transferables?: boolean;
+}
+export interface ListOptions extends TransferableOptions {
+  /** Include pseudo assets. Default false. */
+  pseudo?: boolean;
+}
+
+function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  if (value === undefined || value === null) throw invalid(`The request needs a ${what} body.`, 'missing_body');
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
+  return parsed.data;
+}
+
+/** Like `check` for bodies the contract makes optional: absent stays absent. */
+function checkOptional<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> | undefined {
+  if (value === undefined || value === null) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
+  return parsed.data;
+}
+
+function id(value: unknown, what = 'asset'): string {
+  const parsed = IdSchema.safeParse(value);
+  if (!parsed.success) throw badRequest(`The ${what} id must be a non-empty string.`, 'invalid_parameter');
+  return parsed.data;
+}
+
+function flag(options: Record<string, unknown> | undefined, name: string, fallback: boolean): boolean {
+  const value = options?.[name];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw badRequest(`Option '${name}' must be true or false.`, 'invalid_parameter');
+  return value;
+}
+
+const transferables = (options?: TransferableOptions) => ({ transferables: flag(options as Record<string, unknown>, 'transferables', true) });
+
+/**
+ * Every operation of the service. Inputs are checked as the routes check bodies and parameters
+ * (a bad one fails with 400 or 422), so any JSON-like value may be passed.
+ */
+export interface Services {
+  // reads
+  /** GET /asset/{id} */
+  getAsset(asset: string, options?: TransferableOptions): Promise<Asset>;
+  /** GET /assets */
+  listAssets(options?: ListOptions): Promise<Assets>;
+  /** GET /assets/identifiers */
+  listIdentifiers(options?: { pseudo?: boolean }): Promise<FlattenedAssets>;
+  /** GET /assets/pseudo */
+  pseudoSnapshot(): Promise<PseudoAssets>;
+  /** GET /asset/{id}/formats */
+  getFormats(asset: string, options?: TransferableOptions): Promise<Formats>;
+  /** GET /asset/{id}/activities */
+  getActivities(asset: string): Promise<Activities>;
+  /** GET /asset/{id}/conversations */
+  getConversations(asset: string): Promise<Conversations>;
+  /** POST /assets/draft (stores nothing) */
+  draftSeed(seed?: Seed): Promise<Seed>;
+  /** GET /tags */
+  listTags(): Promise<Tags>;
+  /** GET /websites */
+  listWebsites(): Promise<Websites>;
+  /** GET /workstream_summaries */
+  listSummaries(): Promise<WorkstreamSummaries>;
+  // writes
+  /** POST /assets/create */
+  createAsset(seed?: Seed, options?: TransferableOptions): Promise<Asset>;
+  /** POST /asset/update */
+  updateAsset(asset: Partial<Asset> & Pick<Asset, 'id'>, options?: TransferableOptions): Promise<Asset>;
+  /** POST /asset/reclassify */
+  reclassifyAsset(input: AssetReclassification, options?: TransferableOptions): Promise<Asset>;
+  /** POST /assets/{id}/delete: the deleted id */
+  deleteAsset(asset: string): Promise<string>;
+  /** POST /asset/{id}/scores/increment */
+  incrementScores(asset: string, increment?: SeededScoreIncrement): Promise<void>;
+  /** POST /asset/{id}/{kind}/associate/{other} */
+  associate(kind: LinkPath, asset: string, other: string): Promise<void>;
+  /** POST /asset/{id}/{kind}/disassociate/{other} */
+  disassociate(kind: LinkPath, asset: string, other: string): Promise<void>;
+  /** GET /asset/{id}/export?export_type= (records an export activity) */
+  exportAsset(asset: string, type: string): Promise<ExportedAsset>;
+  /** POST /tags/create */
+  createTag(seed: SeededTag): Promise<Tag>;
+  /** POST /websites/create */
+  createWebsite(seed: SeededWebsite): Promise<Website>;
+  /** POST /workstream_summaries/create */
+  createSummary(seed: SeededWorkstreamSummary): Promise<WorkstreamSummary>;
+}
+
+export type Operation = keyof Services;
+
+/** The operations bound to one context. */
+export function createServices(ctx: Context): Services {
+  return {
+    // reads
+    getAsset: (asset: string, options?: TransferableOptions) => getAsset(ctx, id(asset), transferables(options)),
+    listAssets: (options?: ListOptions) =>
+      listAssets(ctx, { ...transferables(options), pseudo: flag(options as Record<string, unknown>, 'pseudo', false) }),
+    listIdentifiers: (options?: { pseudo?: boolean }) => listIdentifiers(ctx, { pseudo: flag(options, 'pseudo', false) }),
+    pseudoSnapshot: () => pseudoSnapshot(ctx),
+    getFormats: (asset: string, options?: TransferableOptions) => getFormats(ctx, id(asset), transferables(options)),
+    getActivities: (asset: string) => getActivities(ctx, id(asset)),
+    getConversations: (asset: string) => getConversations(ctx, id(asset)),
+    draftSeed: (seed) => draftSeed(ctx, checkOptional(SeedSchema, seed)),
+    listTags: () => listTags(ctx),
+    listWebsites: () => listWebsites(ctx),
+    listSummaries: () => listSummaries(ctx),
+    // writes
+    createAsset: (seed, options) =>
+      createAsset(ctx, checkOptional(SeedSchema, seed), transferables(options)),
+    updateAsset: (asset, options) =>
+      updateAsset(ctx, check(AssetUpdateSchema, asset, 'Asset'), transferables(options)),
+    reclassifyAsset: (input, options) =>
+      reclassifyAsset(ctx, check(AssetReclassificationSchema, input, 'AssetReclassification'), transferables(options)),
+    deleteAsset: (asset: string) => deleteAsset(ctx, id(asset)),
+    incrementScores: async (asset, increment) => {
+      await incrementScores(ctx, id(asset), checkOptional(SeededScoreIncrementSchema, increment));
+    },
+    associate: (kind: LinkPath, asset: string, other: string) => changeLink(ctx, linkKind(kind), id(asset), id(other, 'linked'), true),
+    disassociate: (kind: LinkPath, asset: string, other: string) => changeLink(ctx, linkKind(kind), id(asset), id(other, 'linked'), false),
+    exportAsset: (asset: string, type: string) => exportAsset(ctx, id(asset), parseExportType(type)),
+    createTag: (seed) => createTag(ctx, check(SeededTagSchema, seed, 'SeededTag')),
+    createWebsite: (seed) => createWebsite(ctx, check(SeededWebsiteSchema, seed, 'SeededWebsite')),
+    createSummary: (seed) =>
+      createSummary(ctx, check(SeededWorkstreamSummarySchema, seed, 'SeededWorkstreamSummary')),
+  };
+}
+
+function linkKind(kind: unknown): LinkKind {
+  const found = typeof kind === 'string' ? LINK_PATHS[kind as LinkPath] : undefined;
+  if (!found) throw badRequest(`Cannot associate '${String(kind)}'; use tags, websites or workstream_summaries.`);
+  return found;
+}
+
+/** Any error as the ApiError the HTTP API would answer (the same mapping as the app's error handler). */
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message))) {
+    return new ApiError(507, 'storage_full', 'The browser refused to store more data.');
+  }
+  return new ApiError(500, 'internal_error', error instanceof Error ? error.message : String(error));
+}
