@@ -3,8 +3,8 @@
  *
  * The pipeline, cheapest and surest first:
  *  1. a file name hint with a known extension wins;
- *  2. prose is `TEXT` (`md` when it carries markdown markup, else `txt`);
- *  3. near-certain signatures (`<?php`, a shebang, `<!DOCTYPE html>`, a JSON document) decide alone;
+ *  2. near-certain signatures (`<?php`, a shebang, `<!DOCTYPE html>`, a JSON document) decide alone;
+ *  3. prose is `TEXT` (`md` when it carries markdown markup, else `txt`);
  *  4. otherwise the guesslang model VS Code uses (`@vscode/vscode-languagedetection`, TF.js) gives a
  *     probability for 54 languages, and a table of hand-written language signatures (keywords and
  *     constructs typical of one language) adds evidence; the best combined score wins. The signatures
@@ -104,6 +104,42 @@ function withChunkRequire<T>(run: () => T): T {
 }
 
 /**
+ * TF.js turns the input into thousands of tiny strings and back per prediction, and its browser
+ * platform builds a new TextDecoder for each: in Chromium that was 80% of the time (130 ms a call).
+ * Short ASCII strings are converted by hand, the rest by one encoder and one decoder per encoding.
+ * The platform is reached through the engine TF.js keeps on the global object.
+ */
+function speedUpStringCoding(): void {
+  type Platform = {
+    decode?: (bytes: Uint8Array, encoding: string) => string;
+    encode?: (text: string, encoding: string) => Uint8Array;
+    tesseraCoding?: true;
+  };
+  const platform = (globalThis as { _tfengine?: { ENV?: { platform?: Platform } } })._tfengine?.ENV?.platform;
+  if (!platform?.decode || !platform.encode || platform.tesseraCoding || typeof TextDecoder === 'undefined') return;
+  const decoders = new Map<string, TextDecoder>();
+  const encoder = new TextEncoder();
+  const encode = platform.encode.bind(platform);
+  platform.decode = (bytes, encoding) => {
+    if (bytes.length <= 64 && bytes.every((b) => b < 0x80)) return String.fromCharCode(...bytes);
+    let decoder = decoders.get(encoding);
+    if (!decoder) decoders.set(encoding, (decoder = new TextDecoder(encoding)));
+    return decoder.decode(bytes);
+  };
+  platform.encode = (text, encoding) => {
+    if (encoding !== 'utf-8' && encoding !== 'utf8') return encode(text, encoding);
+    if (text.length <= 64) {
+      const bytes = new Uint8Array(text.length);
+      let ascii = true;
+      for (let i = 0; i < text.length && ascii; i++) ascii = (bytes[i] = text.charCodeAt(i)) < 0x80;
+      if (ascii) return bytes;
+    }
+    return encoder.encode(text);
+  };
+  platform.tesseraCoding = true;
+}
+
+/**
  * The guesslang model that VS Code uses (TF.js on its CPU backend), loaded from `files` on first use.
  * A failed load rejects that call and is retried on the next one.
  */
@@ -119,6 +155,7 @@ export function createVscodeLanguageModel(files: ModelFiles): LanguageModel {
       });
       // The first run loads the backend chunk, the files and the graph.
       await withChunkRequire(() => ops.runModel('function warmUp() { return 1; }'));
+      speedUpStringCoding();
       return ops;
     })();
     ready.catch(() => {
@@ -166,13 +203,23 @@ function textStats(text: string): TextStats {
   const nonSpace = text.replace(/\s+/g, '').length || 1;
   const symbols = text.match(CODE_CHARS)?.length ?? 0;
   const lines = text.split('\n').filter((l) => l.trim());
-  const codeLines = lines.filter((l) => /[;{}]\s*$|^\s*[}\])]|=>|->|::|\w\(.*\)\s*$|^\s*(def|fn|func|function|class|import|return|if|for|while|var|let|const|public|private|#include|SELECT|INSERT|CREATE)\b/.test(l)).length;
+  const codeLines = lines.filter(
+    (l) =>
+      /[;{}]\s*$|^\s*[}\])]|=>|->|::|^\s*(def|fn|func|function|class|import|return|if|for|while|var|let|const|public|private|#include|SELECT|INSERT|CREATE)\b/.test(l) ||
+      (/\)\s*$/.test(l) && /\w\(/.test(l)),
+  ).length;
   return {
     words: words.length,
     stopRatio: words.length ? stop / words.length : 0,
     symbolRatio: symbols / nonSpace,
     codeLineRatio: lines.length ? codeLines / lines.length : 0,
   };
+}
+
+/** Code-shaped: lines ending in `;`, `{` or `}`, calls, arrows, or many code characters. */
+export function looksLikeCode(text: string): boolean {
+  const s = textStats(text);
+  return s.codeLineRatio >= 0.3 || s.symbolRatio >= 0.05;
 }
 
 /** Natural-language sentences: many stop words, few code characters, no code-shaped lines. */
@@ -186,10 +233,10 @@ const MARKDOWN_MARKERS: Record<string, RegExp> = {
   heading: /^#{1,6} +[^\s=(){};]+[^=(){};]*$/m,
   fence: /^ {0,3}(```|~~~)/m,
   list: /^ {0,3}(?:[-*+]|\d+\.) +\S/m,
-  link: /\[[^\]\n]+\]\([^)\s]+\)/,
+  link: /\[[^\]\n]{1,200}\]\([^)\s]{1,500}\)/,
   emphasis: /\*\*[^*\n]+\*\*|(^|\s)_[^_\n]+_(\s|$)|(^|\s)\*[^*\s][^*\n]*\*(\s|[.,;:]|$)/m,
   inlineCode: /(^|[^`])`[^`\n]+`(?!`)/,
-  table: /^ {0,3}\|?.*\|.*\n {0,3}\|? *:?-{3,}:? *\|/m,
+  table: /^ {0,3}\|? *:?-{3,}:? *\|/m,
   quote: /^> /m,
 };
 
@@ -204,7 +251,7 @@ export function looksLikeMarkdown(text: string): boolean {
   const rest = text
     .replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm, ' ')
     .replace(/`[^`\n]+`/g, ' x ')
-    .replace(/\[([^\]\n]+)\]\([^)\s]+\)/g, '$1')
+    .replace(/\[([^\]\n]{1,200})\]\([^)\s]{1,500}\)/g, '$1')
     .replace(/^ {0,3}(#{1,6}|[-*+]|\d+\.|>) +/gm, '')
     .replace(/[*_]{1,2}/g, '');
   const s = textStats(rest);
@@ -220,7 +267,9 @@ export function looksLikeMarkdown(text: string): boolean {
 function certainLanguage(text: string): Specific | undefined {
   const head = text.trimStart();
   if (/^<\?php\b/.test(head)) return 'php';
-  const shebang = /^#!\s*\S*?(?:\/env\s+)?(\w+)/.exec(head)?.[1];
+  const [, program, argument] = /^#![ \t]*(\S+)(?:[ \t]+(?:-\S+[ \t]+)*(\S+))?/.exec(head) ?? [];
+  const interpreter = program?.split('/').pop() === 'env' ? argument : program?.split('/').pop();
+  const shebang = interpreter?.replace(/[\d.]+$/, '');
   if (shebang) {
     if (/^(ba|z|k|da|a)?sh$/.test(shebang)) return 'sh';
     if (/^python/.test(shebang)) return 'py';
@@ -263,7 +312,7 @@ const SIGNATURES: readonly Signature[] = [
   ['py', 1.5, /^\s*import [\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+)*\s*$/m],
   ['py', 3, /^\s*(elif\b.*|else|try|finally|except\b.*):\s*$/m],
   ['py', 3, /^[ \t]*(if|for|while|with)\b[^{};\n]*:[ \t]*$/m],
-  ['py', 2, /\[[^\]\n]+ for \w+(, \w+)* in [^\]\n]+\]|\{[^}\n]+ for \w+(, \w+)* in [^}\n]+\}/],
+  ['py', 2, /\[[^\]\n]{1,200} for \w+(, \w+)* in [^\]\n]{1,200}\]|\{[^}\n]{1,200} for \w+(, \w+)* in [^}\n]{1,200}\}/],
   ['py', 1.5, /\bself\.\w+/],
   ['py', 1, /\b(None|True|False)\b/],
   ['py', 1.5, /\bf"[^"\n]*\{|\bf'[^'\n]*\{/],
@@ -281,7 +330,7 @@ const SIGNATURES: readonly Signature[] = [
   ['ts', 2.5, /^\s*(public|private|protected)\s+(readonly\s+)?\w+\s*[?!]?:\s*\w/m],
   ['ts', 2, /\b(private|public|protected)\s+(readonly\s+)?\w+\s*:/],
   ['ts', 1, /\benum \w+ \{/],
-  ['ts', 1.5, /<\w+(, \w+)*>\(|\w+<[A-Z]\w*(, [A-Z]\w*)*>/],
+  ['ts', 1.5, /<\w+(, \w+)*>\(|\b\w+<[A-Z]\w*(, [A-Z]\w*)*>/],
   ['ts', 1.5, /\bas [A-Z]\w*\b/],
   // JavaScript family: plain JavaScript unless TypeScript evidence wins
   ['js', 1.5, /\b(const|let|var) \w+ = /],
@@ -346,7 +395,7 @@ const SIGNATURES: readonly Signature[] = [
   ['rs', 3, /\bmatch \w+ \{|\bSome\(|\bOk\(|\bErr\(|\bNone\b|::new\(|\.unwrap\(\)|\.iter\(\)|\.to_string\(\)|\.to_owned\(\)|\.clone\(\)/],
   ['rs', 3, /\b(u8|u16|u32|u64|usize|i32|i64|f64|&str|&'\w+)\b|\bString::\w+|\bResult<|\bOption</],
   ['rs', 2, /[(,]\s*\|\w*(: [^|]+)?\|\s|\) -> [^:{\n]+\{/],
-  ['rs', 1.5, /\w+::\w+/],
+  ['rs', 1.5, /\b\w+::\w+/],
   // C
   ['c', 3, /#include\s*<(stdio|stdlib|string|stdint|stdbool|stddef|unistd|signal|math|errno|ctype|time|assert|limits|fcntl|pthread)\.h>/],
   ['c', 2.5, /\b(printf|fprintf|sprintf|snprintf|scanf|malloc|calloc|realloc|free|memcpy|memset|strlen|strcmp|strcpy|fopen|fgets|fclose|fread|fwrite|perror|puts|qsort|exit)\s*\(/],
@@ -360,7 +409,7 @@ const SIGNATURES: readonly Signature[] = [
   ['cpp', 3, /\btemplate\s*<|\bnullptr\b|\bnoexcept\b|\bconstexpr\b|\bexplicit \w+\(|\bcout\b|\bendl\b/],
   ['cpp', 3, /^\s*(public|private|protected):\s*$|\)\s*const\s*(override\s*)?(noexcept\s*)?[{;=]|=\s*(default|delete|0);/m],
   ['cpp', 2.5, /\bconst auto&|\bauto&?\s+\w+\s*[=:]|\[[&=]?\]\s*\(|\bvirtual\b|\boperator\s*(\(\)|[-+*/=<>!\[]+)\s*\(/],
-  ['cpp', 2, /^\s*namespace \w+\s*\{|\}\s*\/\/\s*namespace|\w+::\w+\s*\(|::~?\w+\(/m],
+  ['cpp', 2, /^\s*namespace \w+\s*\{|\}\s*\/\/\s*namespace|\b\w+::\w+\s*\(|::~?\w+\(/m],
   ['cpp', 1.5, /(?<![$\w])[a-z_]\w*->\w+\(|\bclass \w+ (: (public|private) \w+ )?\{|^\s*\};\s*$/m],
   ['cpp', 1, /\b(int|void|double|bool|size_t) \w+\s*\(/],
   // Ruby
@@ -381,6 +430,7 @@ const SIGNATURES: readonly Signature[] = [
   ['php', 2, /\b(echo|isset|empty|unset|array|in_array|array_\w+|str_\w+|preg_\w+|strtolower|strtoupper|json_encode|json_decode|htmlspecialchars|count|implode|explode)\s*\(|\becho\b/],
   ['php', 2, /\$\w+\[['"]\w+['"]\]|=> \$\w+|\bRoute::|\bnew [A-Z]\w*\(\$/],
   ['php', 1.5, /'\w+' => /],
+  ['php', 1.5, /[(\[,=!<>]\s*\$[a-z_]\w*|\$[a-z_]\w*\s*[)\];,]/],
   // Shell
   ['sh', 3, /^\s*(if|elif|while|until) \[\[? .*\]\]?;?\s*(then|do)?\s*$|^\s*(fi|done|esac)\s*$|;;\s*$|\bthen\s*$/m],
   ['sh', 3, /\$\([a-z]|\$[0-9@#?*]|\$\{[#!]?\w+([:%#/][^}]*)?\}|>&2|2>&1|>\s*\/dev\/null/],
@@ -393,11 +443,10 @@ const SIGNATURES: readonly Signature[] = [
   // SQL (string literals blanked, so SQL inside another language's strings counts less)
   ['sql', 3, /\bSELECT\b[\s\S]+?\bFROM\b|\bINSERT\s+INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b/i, 'code'],
   ['sql', 3, /\b(CREATE|ALTER|DROP)\s+(OR\s+REPLACE\s+)?(TABLE|INDEX|UNIQUE\s+INDEX|VIEW|DATABASE|SCHEMA|FUNCTION|PROCEDURE|TRIGGER|SEQUENCE)\b/i, 'code'],
-  ['sql', 2, /\b(WHERE|GROUP\s+BY|ORDER\s+BY|HAVING|LIMIT|VALUES|(LEFT|RIGHT|INNER|OUTER|FULL|CROSS)\s+JOIN|JOIN|ON|AS|AND|OR|NOT\s+NULL|PRIMARY\s+KEY|DEFAULT|IS\s+NULL|IF\s+EXISTS|OVER|INTERVAL)\b/g, 'code'],
+  ['sql', 2, /\b(WHERE|GROUP\s+BY|ORDER\s+BY|HAVING|LIMIT|VALUES|(LEFT|RIGHT|INNER|OUTER|FULL|CROSS)\s+JOIN|JOIN|NOT\s+NULL|PRIMARY\s+KEY|DEFAULT|IS\s+(NOT\s+)?NULL|IF\s+(NOT\s+)?EXISTS|OVER|INTERVAL)\b/g, 'code'],
   ['sql', 2, /\b(VARCHAR|INTEGER|SERIAL|TIMESTAMP|BOOLEAN|NUMERIC|DECIMAL)\b|\b(COUNT|SUM|AVG|MIN|MAX|COALESCE|NOW)\s*\(/, 'code'],
-  ['sql', 1, /;\s*$/m],
   // HTML
-  ['html', 2.5, /<\/?(html|head|body|div|span|p|a|ul|ol|li|table|thead|tbody|tr|td|th|form|input|button|label|select|option|textarea|nav|header|footer|main|section|article|aside|img|script|style|link|meta|title|h[1-6]|br|hr|strong|em|iframe|svg)\b[^>]*>/g],
+  ['html', 2.5, /<\/?(html|head|body|div|span|p|a|ul|ol|li|table|thead|tbody|tr|td|th|form|input|button|label|select|option|textarea|nav|header|footer|main|section|article|aside|img|script|style|link|meta|title|h[1-6]|br|hr|strong|em|iframe|svg)\b[^>\n]{0,300}>/g],
   ['html', 2, /<\/\w+>\s*$/m],
   ['html', 1.5, /\s(class|id|href|src|alt|type|name|rel|content|for|action|method)="[^"]*"/],
   // CSS
@@ -412,8 +461,6 @@ const SIGNATURES: readonly Signature[] = [
   ['yaml', 2, /^[\w-]+:\s*(\S.*)?$/m],
   ['yaml', 2, /^\s+- [\w"']/m],
 ];
-
-const signatureLanguages = new Set<Specific>(SIGNATURES.map(([lang]) => lang));
 
 /** Blanks string literals (keeping their quotes) so keywords inside strings do not count. */
 function blankStrings(text: string): string {
@@ -456,13 +503,42 @@ const MODEL_FLOOR = 0.005;
 
 const TEXT: Classification = { generic: 'TEXT', specific: 'txt' };
 
+/** Only the start of a long text is examined: enough to tell, and it bounds the cost. */
+export const MAX_DETECT_CHARS = 20_000;
+
+/** File names (lower-cased, also before a suffix: `Dockerfile.dev`) the wire enum lacks. */
+const FILE_NAMES: Record<string, Specific> = {
+  dockerfile: 'dockerfile', containerfile: 'dockerfile', makefile: 'hljs-makefile', gnumakefile: 'hljs-makefile',
+  'cmakelists.txt': 'hljs-cmake',
+};
+/** Extensions the wire enum spells differently or lacks. */
+const EXTENSIONS: Record<string, Specific> = {
+  mts: 'ts', cts: 'ts', cjs: 'js', kts: 'kt', jsonc: 'json', json5: 'json', mk: 'hljs-makefile', cmake: 'hljs-cmake',
+  gradle: 'hljs-gradle', proto: 'hljs-protobuf',
+};
+
+/** The classification a file name gives, if it names a known extension or file. */
+export function specificOfHint(filename: string | undefined): Specific | undefined {
+  const base = filename?.split(/[\\/]/).pop()?.toLowerCase();
+  if (!base) return undefined;
+  const dot = base.lastIndexOf('.');
+  const named = FILE_NAMES[base] ?? (dot > 0 ? FILE_NAMES[base.slice(0, dot)] : undefined);
+  if (named) return named;
+  const known = specificOfFilename(filename);
+  if (known && known !== 'UNKNOWN') return known;
+  return dot >= 0 ? EXTENSIONS[base.slice(dot + 1)] : undefined;
+}
+
 function classification(specific: Specific): Classification {
   const generic: ClassificationGenericEnum = specific === 'UNKNOWN' ? 'CODE' : genericOf(specific);
   return { generic, specific };
 }
 
-/** Combines the model's probabilities with the signature evidence; undefined when nothing points anywhere. */
-export function decide(model: LanguageScores, signatures: ReadonlyMap<Specific, number>): Specific | undefined {
+/**
+ * Combines the model's probabilities with the signature evidence. Undefined when the text does not
+ * look like code and neither a confident model nor a signature points anywhere.
+ */
+export function decide(model: LanguageScores, signatures: ReadonlyMap<Specific, number>, codeShaped: boolean): Specific | undefined {
   const candidates = new Set<Specific>([...model.keys(), ...signatures.keys()]);
   const hasModel = model.size > 0;
   let best: Specific | undefined;
@@ -476,7 +552,7 @@ export function decide(model: LanguageScores, signatures: ReadonlyMap<Specific, 
       best = lang;
     }
   }
-  if (!best) return undefined;
+  if (!best || codeShaped) return best;
   // Neither a confident model nor any signature: not enough to call it code in a given language.
   const p = model.get(best) ?? 0;
   const evidence = signatures.get(best) ?? 0;
@@ -500,14 +576,15 @@ export function createLanguageClassifier(options: LanguageClassifierOptions = {}
     });
 
   return {
-    async classify(text, hint) {
-      const fromName = specificOfFilename(hint?.filename);
-      if (fromName && fromName !== 'UNKNOWN') return classification(fromName);
-      if (!text.trim()) return TEXT;
-      if (looksLikeMarkdown(text)) return { generic: 'TEXT', specific: 'md' };
-      if (looksLikeProse(text)) return TEXT;
+    async classify(content, hint) {
+      const fromName = specificOfHint(hint?.filename);
+      if (fromName) return classification(fromName);
+      if (!content.trim()) return TEXT;
+      const text = content.length > MAX_DETECT_CHARS ? content.slice(0, MAX_DETECT_CHARS) : content;
       const certain = certainLanguage(text);
       if (certain) return classification(certain);
+      if (looksLikeMarkdown(text)) return { generic: 'TEXT', specific: 'md' };
+      if (looksLikeProse(text)) return TEXT;
 
       let scores: LanguageScores = new Map();
       if (model) {
@@ -517,11 +594,8 @@ export function createLanguageClassifier(options: LanguageClassifierOptions = {}
           onModelError(error);
         }
       }
-      const lang = decide(scores, signatureScores(text));
+      const lang = decide(scores, signatureScores(text), looksLikeCode(text));
       return lang ? classification(lang) : TEXT;
     },
   };
 }
-
-/** The languages the signature table knows (for tests and the bench). */
-export const SIGNATURE_LANGUAGES: ReadonlySet<Specific> = signatureLanguages;
