@@ -6,5 +6,8 @@ export default defineConfig({
     root: '.',
     include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'],
     environment: 'node',
+    // The first classify of a test file loads the language model (seconds on a loaded 2-core machine).
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
   },
 });
