@@ -11,16 +11,12 @@
  *     mainly split the pairs the model confuses on short snippets (C/C++, JS/TS, Java/C#/Groovy/Kotlin).
  *     Without the model (files not served, load failure) the signatures decide alone.
  *
- * Runtime-agnostic: no DOM, no `node:*`, no dynamic `import()`. The model files come from a
+ * Runtime-agnostic: no DOM, no `node:*`. The model's code (TF.js, ~840 KB) is imported on first use,
+ * so that starting the worker does not evaluate it; the worker bundle inlines that `import()` (no
+ * chunks), which keeps it legal in a service worker. The model files come from a
  * `ModelFiles` provider: fetch-based in the browser, fs-based in Node tests.
  * Measured in test/bench/detect-accuracy.ts.
  */
-import vscodeLanguageDetection from '@vscode/vscode-languagedetection';
-// The TF.js CPU backend is a separate webpack chunk of the package, which its runtime loads with
-// `require('./979.js')`. Importing it statically puts it in the service worker bundle; see
-// `withChunkRequire`. (@ts-ignore: the chunk ships no type declarations.)
-// @ts-ignore
-import tfjsCpuBackendChunk from '@vscode/vscode-languagedetection/dist/lib/979.js';
 import type { ClassificationGenericEnum, ClassificationSpecificEnum } from '../model/schemas.ts';
 import type { Classification, Classifier } from './classifier.ts';
 import { genericOf, specificOfFilename } from './content.ts';
@@ -65,6 +61,9 @@ export function fetchModelFiles(folder: string, fetchFn: (url: string) => Promis
 /** Scores per language (probabilities from 0 to 1); empty when the model has no opinion. */
 export type LanguageScores = ReadonlyMap<Specific, number>;
 
+type Lib = typeof import('@vscode/vscode-languagedetection');
+type ModelOperations = InstanceType<Lib['ModelOperations']>;
+
 /** A statistical language model: the classifier's first opinion on code. */
 export interface LanguageModel {
   predict(text: string): Promise<LanguageScores>;
@@ -89,11 +88,11 @@ const MODEL_LABELS: Record<string, Specific> = {
  * In a bundled service worker there is no `require`; in Node the package's own `require` is used and
  * this global is never read. The runtime asks for the chunk once, synchronously, on the first load.
  */
-function withChunkRequire<T>(run: () => T): T {
+function withChunkRequire<T>(chunk: unknown, run: () => T): T {
   const g = globalThis as { require?: unknown };
   if (g.require !== undefined) return run();
   g.require = (id: string) => {
-    if (/(^|\/)979\.js$/.test(id)) return tfjsCpuBackendChunk;
+    if (/(^|\/)979\.js$/.test(id)) return chunk;
     throw new Error(`require('${id}') is not available in this runtime`);
   };
   try {
@@ -144,17 +143,25 @@ function speedUpStringCoding(): void {
  * A failed load rejects that call and is retried on the next one.
  */
 export function createVscodeLanguageModel(files: ModelFiles): LanguageModel {
-  const { ModelOperations } = vscodeLanguageDetection;
-  let ready: Promise<InstanceType<typeof ModelOperations>> | undefined;
+  let ready: Promise<ModelOperations> | undefined;
 
   function load() {
     ready ??= (async () => {
+      const [lib, { default: tfjsCpuBackendChunk }] = await Promise.all([
+        import('@vscode/vscode-languagedetection') as Promise<Lib & { default?: Lib }>,
+        // The TF.js CPU backend is a separate webpack chunk of the package, which its runtime loads
+        // with `require('./979.js')`; see `withChunkRequire`. (@ts-ignore: the chunk has no types.)
+        // @ts-ignore
+        import('@vscode/vscode-languagedetection/dist/lib/979.js'),
+      ]);
+      // A CommonJS package: Node's ESM loader puts it on `default`, bundlers give the named exports.
+      const { ModelOperations } = lib.default ?? lib;
       const ops = new ModelOperations({
         modelJsonLoaderFunc: () => files.modelJson(),
         weightsLoaderFunc: () => files.weights(),
       });
       // The first run loads the backend chunk, the files and the graph.
-      await withChunkRequire(() => ops.runModel('function warmUp() { return 1; }'));
+      await withChunkRequire(tfjsCpuBackendChunk, () => ops.runModel('function warmUp() { return 1; }'));
       speedUpStringCoding();
       return ops;
     })();

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../worker/core/app.ts';
+import type { Embedder } from '../../worker/core/embed/embedder.ts';
+import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
+import { MemoryFeed } from '../../worker/core/feed/feed.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import { testClassifier } from '../support/classifier.ts';
+
+async function app(embedder?: Embedder) {
+  return createApp({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: await testClassifier(), ...(embedder ? { embedder } : {}) });
+}
+
+const post = (body: unknown) => ({
+  method: 'POST',
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  headers: { 'content-type': 'application/json' },
+});
+
+describe('/api/embeddings', () => {
+  it('reports the hashing embedder by default', async () => {
+    const response = await (await app()).request('/api/embeddings');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: 'hashing-v1-384', dimensions: 384, kind: 'hashing', status: 'ready' });
+  });
+
+  it('embeds texts in order with the active embedder', async () => {
+    const texts = ['getUserName', 'get_user_name', ''];
+    const response = await (await app()).request('/api/embeddings', post({ texts }));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { embedder: string; dimensions: number; vectors: number[][] };
+    expect(body.embedder).toBe('hashing-v1-384');
+    expect(body.dimensions).toBe(384);
+    const expected = await new HashingEmbedder().embed(texts);
+    expect(body.vectors).toHaveLength(3);
+    body.vectors.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(expected[i]![j]!, 6)));
+  });
+
+  it('refuses bad bodies with the documented errors', async () => {
+    const api = await app();
+    expect((await api.request('/api/embeddings', post('{'))).status).toBe(400);
+    expect((await api.request('/api/embeddings', post({ texts: 'x' }))).status).toBe(422);
+    expect((await api.request('/api/embeddings', post({ texts: [1] }))).status).toBe(422);
+    expect((await api.request('/api/embeddings', post({ texts: Array(1025).fill('x') }))).status).toBe(422);
+    expect((await api.request('/api/embeddings', { method: 'POST' })).status).toBe(422);
+  });
+
+  it('answers 503 when the embedder fails', async () => {
+    const broken: Embedder = { id: 'broken', dimensions: 3, embed: () => Promise.reject(new Error('no weights')) };
+    const response = await (await app(broken)).request('/api/embeddings', post({ texts: ['x'] }));
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ error: { status: 503, code: 'embedder_unavailable' } });
+    expect((await (await (await app(broken)).request('/api/embeddings')).json()) as object).toMatchObject({ id: 'broken', kind: 'custom' });
+  });
+});

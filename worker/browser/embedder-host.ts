@@ -1,0 +1,53 @@
+/**
+ * The service worker's embedder: transformers.js when a sentence-embedding model's files are served
+ * under `/models/<model>/` at this origin, else the hashing embedder (worker/core/embed/select.ts).
+ *
+ * onnxruntime-web runs its single-threaded wasm build (vite.config.ts aliases `onnxruntime-web/webgpu`
+ * to it when bundling the worker: a service worker may not `import()`, and threads need cross-origin
+ * isolation), from the self-hosted `/ort/ort-wasm-simd-threaded.wasm` (copied from the npm package by
+ * vite.config.ts's packagedFiles); no `.mjs` is named, so the factory bundled into sw.js is used.
+ */
+import type { HashingEmbedder } from '../core/embed/hashing.ts';
+import { fetchModelSource, selectEmbedder } from '../core/embed/select.ts';
+import type { TransformersEmbedder } from '../core/embed/transformers.ts';
+
+declare const self: ServiceWorkerGlobalScope;
+
+/** Where the build serves model folders (users add theirs under public/models/). */
+export const MODELS_URL = '/models/';
+/** Where the build serves onnxruntime-web's wasm binary (see vite.config.ts). */
+export const ORT_WASM_URL = '/ort/ort-wasm-simd-threaded.wasm';
+
+export interface BrowserEmbedderOptions {
+  /** Model id, its folder under /models/. Default `Xenova/all-MiniLM-L6-v2`. */
+  model?: string;
+  /** Fetch the model from the hub when it is not served here (once; Cache Storage keeps it). Default false. */
+  allowRemote?: boolean;
+}
+
+/**
+ * The options the worker was registered with, as query parameters of its script URL:
+ * `register({scriptUrl: '/sw.js?embedding-model=Xenova/bge-small-en-v1.5&allow-remote-models=true'})`.
+ */
+export function optionsFromScriptUrl(url: string): BrowserEmbedderOptions {
+  const params = new URL(url).searchParams;
+  const model = params.get('embedding-model')?.trim();
+  const remote = params.get('allow-remote-models');
+  return { ...(model ? { model } : {}), allowRemote: remote === 'true' || remote === '1' };
+}
+
+/**
+ * Probes `/models/<model>/` (a few small requests to this origin) and returns the active embedder.
+ * Options default to those of the worker's script URL (see optionsFromScriptUrl).
+ */
+export function createBrowserEmbedder(
+  options: BrowserEmbedderOptions = optionsFromScriptUrl(self.location.href),
+): Promise<HashingEmbedder | TransformersEmbedder> {
+  return selectEmbedder({
+    modelPath: MODELS_URL,
+    source: fetchModelSource(new URL(MODELS_URL, self.location.origin)),
+    ...(options.model ? { model: options.model } : {}),
+    allowRemote: options.allowRemote ?? false,
+    transformers: { onnx: { wasmPaths: { wasm: new URL(ORT_WASM_URL, self.location.origin).href }, numThreads: 1 } },
+  });
+}
