@@ -30,6 +30,9 @@ async function bundleServiceWorker(production: boolean): Promise<string> {
     // under Node; left external, they are never required in the worker.
     external: ['crypto', 'fs', 'path', 'punycode', 'util', 'stream', 'http', 'url', 'https', 'zlib', 'encoding'],
     define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+    // transformers.js imports onnxruntime-web's WebGPU build; the plain wasm build (its factory bundled
+    // in, no `import()` of a separate .mjs) is the one a service worker can run.
+    alias: { 'onnxruntime-web/webgpu': 'onnxruntime-web/wasm' },
   });
   const [output] = result.outputFiles;
   if (!output || result.outputFiles.length !== 1) throw new Error(`expected one worker bundle, got ${result.outputFiles.length}`);
@@ -67,9 +70,16 @@ function serviceWorker(): Plugin {
  * Files that ship inside npm packages and the worker fetches at run time, served from the package
  * (dev) and copied into the build, so no copy of them lives in the repository.
  */
-const PACKAGED_FILES = [{ from: 'node_modules/@vscode/vscode-languagedetection/model', to: '/models/vscode-languagedetection/' }];
+const PACKAGED_FILES: { from: string; to: string; only?: string[] }[] = [
+  { from: 'node_modules/@vscode/vscode-languagedetection/model', to: '/models/vscode-languagedetection/' },
+  // onnxruntime-web's single-threaded wasm binary, for transformers.js in the worker (embedder-host.ts).
+  { from: 'node_modules/onnxruntime-web/dist', to: '/ort/', only: ['ort-wasm-simd-threaded.wasm'] },
+];
 
-const CONTENT_TYPES: Record<string, string> = { '.json': 'application/json', '.bin': 'application/octet-stream' };
+const CONTENT_TYPES: Record<string, string> = { '.json': 'application/json', '.bin': 'application/octet-stream', '.wasm': 'application/wasm' };
+
+/** The file names an entry serves: all of its folder's, or those it lists. */
+const packagedNames = (entry: (typeof PACKAGED_FILES)[number]) => entry.only ?? readdirSync(join(repoRoot, entry.from));
 
 function packagedFiles(): Plugin {
   return {
@@ -79,14 +89,14 @@ function packagedFiles(): Plugin {
         const path = req.url?.split('?')[0] ?? '';
         const entry = PACKAGED_FILES.find((e) => path.startsWith(e.to));
         const name = entry && path.slice(entry.to.length);
-        if (!entry || !name || !readdirSync(join(repoRoot, entry.from)).includes(name)) return next();
+        if (!entry || !name || !packagedNames(entry).includes(name)) return next();
         res.setHeader('Content-Type', CONTENT_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream');
         res.end(readFileSync(join(repoRoot, entry.from, name)));
       });
     },
     generateBundle() {
       for (const entry of PACKAGED_FILES) {
-        for (const name of readdirSync(join(repoRoot, entry.from))) {
+        for (const name of packagedNames(entry)) {
           this.emitFile({ type: 'asset', fileName: `${entry.to.slice(1)}${name}`, source: readFileSync(join(repoRoot, entry.from, name)) });
         }
       }

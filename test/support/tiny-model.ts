@@ -9,12 +9,12 @@
  *   <dir>/onnx/model.onnx         an ONNX graph with seeded random weights, written by the small protobuf
  *                                 encoder below (no ONNX or protobuf package needed)
  *
- * The graph: word embedding + token-type embedding (Gather, Add) -> dense layer (MatMul, Add) -> Tanh ->
- * times the attention mask -> `last_hidden_state` float [batch, sequence, hidden]. Inputs `input_ids`,
+ * The graph: word embedding + token-type embedding (Gather, Add) -> optional feed-forward blocks (to
+ * give it a real model's cost) -> dense layer (MatMul, Add) -> Tanh -> times the attention mask -> `last_hidden_state` float [batch, sequence, hidden]. Inputs `input_ids`,
  * `attention_mask`, `token_type_ids`, int64 [batch, sequence], as a real BERT export has them.
  * Everything is a pure function of the options: the same seed gives the same bytes.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface TinyModelOptions {
@@ -22,6 +22,14 @@ export interface TinyModelOptions {
   hidden?: number;
   /** Seed of the random weights. Default 1. */
   seed?: number;
+  /**
+   * Feed-forward blocks (x + W2·tanh(W1·x + b1), width `intermediate`) before the output layer, to give
+   * the model a real model's cost: hidden 384, intermediate 1536, 9 blocks is about all-MiniLM-L6-v2's
+   * multiply-adds per token (attention aside). Default 0.
+   */
+  layers?: number;
+  /** Width of a block's inner layer. Default 4 × hidden. */
+  intermediate?: number;
 }
 
 export const TINY_MODEL_ID = 'tessera-test/tiny-bert';
@@ -84,16 +92,25 @@ export function tinyModelFiles(options: TinyModelOptions = {}): Record<string, s
       null,
       2,
     ),
-    'onnx/model.onnx': onnxModel(vocab.length, hidden, options.seed ?? 1),
+    'onnx/model.onnx': onnxModel(vocab.length, hidden, options.seed ?? 1, options.layers ?? 0, options.intermediate ?? hidden * 4),
   };
 }
 
-/** Writes the model's files into `dir` (created if missing); returns `dir`. */
+/**
+ * Writes the model's files into `dir` (created if missing); returns `dir`. A file that already has the
+ * right bytes is left alone and others are replaced atomically (write, then rename), so a reader
+ * (a worker probing the folder, another test process writing the same model) never sees half a file.
+ */
 export async function writeTinyModel(dir: string, options: TinyModelOptions = {}): Promise<string> {
   for (const [name, content] of Object.entries(tinyModelFiles(options))) {
     const file = join(dir, name);
+    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+    const existing = await readFile(file).catch(() => undefined);
+    if (existing && Buffer.compare(existing, bytes) === 0) continue;
     await mkdir(join(file, '..'), { recursive: true });
-    await writeFile(file, content);
+    const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(partial, bytes);
+    await rename(partial, file);
   }
   return dir;
 }
@@ -144,27 +161,46 @@ function tokenizerJson(vocab: string[]) {
 const FLOAT = 1;
 const INT64 = 7;
 
-function onnxModel(vocabSize: number, hidden: number, seed: number): Uint8Array {
+function onnxModel(vocabSize: number, hidden: number, seed: number, layers: number, intermediate: number): Uint8Array {
   const random = mulberry32(seed);
   const weights = (n: number, scale: number) => Float32Array.from({ length: n }, () => (random() * 2 - 1) * scale);
   const initializers = [
     tensor('word_embeddings', [vocabSize, hidden], FLOAT, weights(vocabSize * hidden, 1)),
     tensor('token_type_embeddings', [2, hidden], FLOAT, weights(2 * hidden, 0.1)),
-    tensor('dense_weight', [hidden, hidden], FLOAT, weights(hidden * hidden, 1 / Math.sqrt(hidden))),
-    tensor('dense_bias', [hidden], FLOAT, weights(hidden, 0.1)),
-    tensor('last_axis', [1], INT64, new BigInt64Array([-1n])),
   ];
   const nodes = [
     node('Gather', ['word_embeddings', 'input_ids'], ['word_vectors']),
     node('Gather', ['token_type_embeddings', 'token_type_ids'], ['type_vectors']),
-    node('Add', ['word_vectors', 'type_vectors'], ['embeddings']),
-    node('MatMul', ['embeddings', 'dense_weight'], ['projected']),
+    node('Add', ['word_vectors', 'type_vectors'], ['block_0']),
+  ];
+  for (let l = 0; l < layers; l++) {
+    const [x, p] = [`block_${l}`, `layer_${l}`];
+    initializers.push(
+      tensor(`${p}_w1`, [hidden, intermediate], FLOAT, weights(hidden * intermediate, 1 / Math.sqrt(hidden))),
+      tensor(`${p}_b1`, [intermediate], FLOAT, weights(intermediate, 0.1)),
+      tensor(`${p}_w2`, [intermediate, hidden], FLOAT, weights(intermediate * hidden, 0.5 / Math.sqrt(intermediate))),
+    );
+    nodes.push(
+      node('MatMul', [x, `${p}_w1`], [`${p}_up`]),
+      node('Add', [`${p}_up`, `${p}_b1`], [`${p}_biased`]),
+      node('Tanh', [`${p}_biased`], [`${p}_act`]),
+      node('MatMul', [`${p}_act`, `${p}_w2`], [`${p}_down`]),
+      node('Add', [x, `${p}_down`], [`block_${l + 1}`]),
+    );
+  }
+  initializers.push(
+    tensor('dense_weight', [hidden, hidden], FLOAT, weights(hidden * hidden, 1 / Math.sqrt(hidden))),
+    tensor('dense_bias', [hidden], FLOAT, weights(hidden, 0.1)),
+    tensor('last_axis', [1], INT64, new BigInt64Array([-1n])),
+  );
+  nodes.push(
+    node('MatMul', [`block_${layers}`, 'dense_weight'], ['projected']),
     node('Add', ['projected', 'dense_bias'], ['biased']),
     node('Tanh', ['biased'], ['activated']),
     node('Cast', ['attention_mask'], ['mask_float'], [attributeInt('to', FLOAT)]),
     node('Unsqueeze', ['mask_float', 'last_axis'], ['mask_3d']),
     node('Mul', ['activated', 'mask_3d'], ['last_hidden_state']),
-  ];
+  );
   const tokens = ['batch_size', 'sequence_length'];
   const graph = message([
     ...nodes.map((n) => bytesField(1, n)),

@@ -3,6 +3,7 @@ import { createLanguageClassifier, fetchModelFiles } from '../core/assets/langua
 import { withDefaults, type Context } from '../core/deps.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
+import { createBrowserEmbedder } from './embedder-host.ts';
 import { IdbStore } from './idb-store.ts';
 
 /** Where the build serves the language-detection model's files (see vite.config.ts). */
@@ -17,10 +18,10 @@ export interface ServiceApp {
 
 /** The browser host: IndexedDB store, BroadcastChannel feed and the language model, given to the core app. */
 export async function createServiceApp(base: string): Promise<ServiceApp> {
-  const store = await IdbStore.open();
+  const [store, embedder] = await Promise.all([IdbStore.open(), createBrowserEmbedder()]);
   const feed = new BroadcastFeed();
   const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
-  const ctx = withDefaults({ store, feed, classifier, base });
+  const ctx = withDefaults({ store, feed, classifier, base, embedder });
   const app = createApp(ctx);
   return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };
 }

@@ -3,6 +3,7 @@ import { withDefaults, type Deps } from './deps.ts';
 import { ApiError } from './errors.ts';
 import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
+import { embeddingRoutes } from './routes/embeddings.ts';
 import { labelRoutes } from './routes/labels.ts';
 import { searchRoutes } from './routes/search.ts';
 import { qgptStreamRoutes, streamRoutes } from './routes/streams.ts';
@@ -19,6 +20,7 @@ export function createApp(deps: Deps) {
   app.route('/assets', assetsRoutes(ctx));
   app.route('/asset', assetRoutes(ctx));
   app.route('/', labelRoutes(ctx));
+  app.route('/embeddings', embeddingRoutes(ctx));
   app.route('/qgpt', qgptStreamRoutes(ctx));
   app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {

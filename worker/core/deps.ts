@@ -1,4 +1,6 @@
 import type { Classifier } from './assets/classifier.ts';
+import type { Embedder } from './embed/embedder.ts';
+import { HashingEmbedder } from './embed/hashing.ts';
 import type { Feed } from './feed/feed.ts';
 import type { Store } from './store/store.ts';
 
@@ -13,6 +15,8 @@ export interface Deps {
   newId?: () => string;
   /** Request bodies larger than this are refused with 413. Default 16 MiB. */
   maxBodyBytes?: number;
+  /** Turns snippets into vectors (worker/core/embed). Default the hashing embedder, which needs no files. */
+  embedder?: Embedder;
 }
 
 /** Deps with every default filled in: what domain services receive. */
@@ -26,6 +30,7 @@ export function withDefaults(deps: Deps): Context {
     now: () => new Date(),
     newId: () => crypto.randomUUID(),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    embedder: new HashingEmbedder(),
     ...deps,
   };
 }

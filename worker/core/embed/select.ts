@@ -10,7 +10,8 @@
  * is loaded on first use (or by `load()`), not here, so a host's start stays fast.
  */
 import { HashingEmbedder, type HashingOptions } from './hashing.ts';
-import { DEFAULT_MODEL, ONNX_FILE_OF, TransformersEmbedder, type ModelDtype, type TransformersOptions } from './transformers.ts';
+import { DEFAULT_MODEL, ONNX_FILE_OF, type ModelDtype } from './model-files.ts';
+import type { TransformersEmbedder, TransformersOptions } from './transformers.ts';
 
 /** Read access to the models folder, relative paths such as `Xenova/all-MiniLM-L6-v2/config.json`. */
 export interface ModelSource {
@@ -74,6 +75,9 @@ export async function selectEmbedder(options: SelectOptions): Promise<HashingEmb
   } else {
     return hashing(`no sentence-embedding model: ${probe.reason} at ${where}; the hashing embedder needs no files`);
   }
+  // Loaded only now: a bundler that inlines this import (the worker's esbuild bundle does) evaluates
+  // transformers.js and onnxruntime-web only when a model is in use, not on every worker start.
+  const { TransformersEmbedder } = await import('./transformers.ts');
   const embedder = new TransformersEmbedder({
     ...options.transformers,
     model,

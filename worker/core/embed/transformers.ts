@@ -18,19 +18,9 @@
  */
 import { env, mean_pooling, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
 import { normalize, yieldToEventLoop, type Embedder, type EmbedderInfo } from './embedder.ts';
+import { DEFAULT_MODEL, type ModelDtype } from './model-files.ts';
 
-export const DEFAULT_MODEL = 'Xenova/all-MiniLM-L6-v2';
-
-/** The ONNX weights transformers.js loads for a dtype: `q8` -> `onnx/model_quantized.onnx`, `fp32` -> `onnx/model.onnx`. */
-export type ModelDtype = 'fp32' | 'q8' | 'fp16' | 'int8' | 'uint8' | 'q4';
-export const ONNX_FILE_OF: Record<ModelDtype, string> = {
-  q8: 'onnx/model_quantized.onnx',
-  fp32: 'onnx/model.onnx',
-  fp16: 'onnx/model_fp16.onnx',
-  int8: 'onnx/model_int8.onnx',
-  uint8: 'onnx/model_uint8.onnx',
-  q4: 'onnx/model_q4.onnx',
-};
+export { DEFAULT_MODEL, ONNX_FILE_OF, type ModelDtype } from './model-files.ts';
 
 export interface TransformersOptions {
   /** Model id, also its folder under `modelPath`. Default `Xenova/all-MiniLM-L6-v2`. */
