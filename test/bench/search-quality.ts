@@ -16,7 +16,7 @@
  * check that the figure does not hang on a few queries.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
@@ -122,7 +122,7 @@ export function formatQuality(r: QualityResult): string {
   ].join('\n');
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && /search-quality[^/]*\.(ts|mjs|js)$/.test(basename(process.argv[1]))) {
   const result = await measureSearchQuality({ verbose: process.argv.includes('--verbose') });
   console.log(formatQuality(result));
   if (process.argv.includes('--json')) console.log(JSON.stringify(result));

@@ -9,6 +9,7 @@ const ID = '[^/]+';
 const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'][] = [
   ['POST', /^\/assets\/create$/, S.AssetSchema],
   ['POST', /^\/assets\/draft$/, S.SeedSchema],
+  ['POST', /^\/assets\/import$/, S.FlattenedAssetsSchema],
   ['GET', /^\/assets$/, S.AssetsSchema],
   ['GET', /^\/assets\/identifiers$/, S.FlattenedAssetsSchema],
   ['GET', /^\/assets\/pseudo$/, S.PseudoAssetsSchema],

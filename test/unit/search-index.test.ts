@@ -3,7 +3,7 @@ import { createApp } from '../../worker/core/app.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { CHANGE_LOG_SIZE, lastSeq } from '../../worker/core/feed/commit.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
-import { SNAPSHOT_ID, SNAPSHOT_VERSION, useSearchIndex, type SearchIndex } from '../../worker/core/search/search-index.ts';
+import { SNAPSHOT_ID, SNAPSHOT_VERSION, useSearchIndex, type SearchIndex, type SearchSnapshot } from '../../worker/core/search/search-index.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { testClassifier } from '../support/classifier.ts';
@@ -33,7 +33,7 @@ async function start(store: Store, options = { snapshotDelayMs: 5, syncDelayMs: 
   };
 }
 
-const snapshotOf = (store: Store) => store.read((tx) => tx.get('indexes', SNAPSHOT_ID));
+const snapshotOf = (store: Store) => store.read((tx) => tx.get('indexes', SNAPSHOT_ID)) as Promise<SearchSnapshot | undefined>;
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -53,6 +53,9 @@ describe('the search index across restarts', () => {
     const second = await start(store);
     expect(await second.search('sha256 checksum')).toEqual([a]);
     expect(second.index.lastLoad).toMatchObject({ from: 'snapshot', documents: 1 });
+    // The typo index came with the snapshot.
+    expect(saved!.typos?.length).toBeGreaterThan(0);
+    expect(await second.search('chekcsum')).toEqual([a]);
   });
 
   it('finds a write committed after the snapshot, before the stop, that the index never saw', async () => {
@@ -128,6 +131,8 @@ describe('the search index across restarts', () => {
     const first = await start(new MemoryStore());
     await first.create('ping pong');
     const reply = await first.call('GET', '/assets/search?query=ping');
-    expect(reply.timing).toMatch(/^catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
+    expect(reply.timing).toMatch(/^load;dur=[\d.]+, catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
+    const again = await first.call('GET', '/assets/search?query=pong');
+    expect(again.timing).toMatch(/^catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
   });
 });

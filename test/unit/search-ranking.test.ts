@@ -109,9 +109,25 @@ describe('BM25F ranking', () => {
     }
   });
 
+  it('a restored index can be changed: removal and similarity read its terms back from the postings', () => {
+    const restored = LexicalIndex.restore<{ id: string }>(structuredClone(build({ a: { code: 'alpha beta' }, b: { code: 'alpha gamma' } }).snapshot()));
+    expect(restored.documentTerms(restored.slot('b')!).map((t) => restored.term(t.term)).sort()).toEqual(['alpha', 'gamma']);
+    restored.remove('a');
+    expect(restored.termId('beta')).toBeUndefined();
+    expect(restored.docFreq(restored.termId('alpha')!)).toBe(1);
+    restored.set('c', FIELDS.map((f) => (f === 'code' ? ['beta'] : [])), { id: 'c' }, 1);
+    expect(ids(restored, 'alpha beta').sort()).toEqual(['b', 'c']);
+    expect(restored.flags(restored.slot('c')!)).toBe(1);
+    expect(restored.meta('b')).toEqual({ id: 'b' });
+  });
+
   it('refuses an inconsistent snapshot', () => {
     const snapshot = build({ a: { code: 'x1 y1' } }).snapshot();
     expect(() => LexicalIndex.restore({ ...snapshot, ids: [] })).toThrow(/inconsistent/);
-    expect(() => LexicalIndex.restore({ ...snapshot, terms: '' })).toThrow(/out of range/);
+    expect(() => LexicalIndex.restore({ ...snapshot, terms: '' })).toThrow(/inconsistent/);
+    expect(() => LexicalIndex.restore({ ...snapshot, postStart: snapshot.postStart.map((x, i) => (i === 1 ? 5 : x)) })).toThrow(/inconsistent/);
+    // A slot out of range is never answered.
+    const odd = LexicalIndex.restore({ ...snapshot, postSlots: Int32Array.from(snapshot.postSlots, () => 7) });
+    expect(odd.search(query(odd, 'x1'), 10).slots).toEqual([]);
   });
 });

@@ -27,7 +27,8 @@ export async function createAsset(ctx: Context, seed: Seed | undefined, options:
   });
 }
 
-async function storeAsset(ctx: Context, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<AssetRecord> {
+/** Stores a prepared seed as a new asset with its format, content, links and first activity, in the caller's transaction. */
+export async function storeAsset(ctx: Context, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<AssetRecord> {
   const { seeded, content, classification } = prepared;
   const now = ctx.now().toISOString();
   const id = ctx.newId();

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { createAsset } from '../assets/create.ts';
 import { draftSeed } from '../assets/draft.ts';
+import { importAssets } from '../assets/import.ts';
 import { getAsset, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
 import { deleteAsset } from '../assets/remove.ts';
 import type { Context } from '../deps.ts';
-import { SeedSchema } from '../model/schemas.ts';
+import { SeedSchema, SeedsSchema } from '../model/schemas.ts';
 import { suggestedAssets } from '../search/discover.ts';
-import { queryFlag, readBody } from './http.ts';
+import { queryFlag, readBody, requireBody } from './http.ts';
 
 /** The collection operations under `/assets`. */
 export function assetsRoutes(ctx: Context) {
@@ -14,6 +15,7 @@ export function assetsRoutes(ctx: Context) {
   const transferables = (c: Parameters<typeof queryFlag>[0]) => ({ transferables: queryFlag(c, 'transferables', true) });
 
   app.post('/create', async (c) => c.json(await createAsset(ctx, await readBody(c, SeedSchema, ctx.maxBodyBytes), transferables(c))));
+  app.post('/import', async (c) => c.json(await importAssets(ctx, await requireBody(c, SeedsSchema, ctx.maxBodyBytes, 'Seeds'))));
   app.post('/draft', async (c) => {
     const seed = await readBody(c, SeedSchema, ctx.maxBodyBytes);
     return c.json(await draftSeed(ctx, seed));

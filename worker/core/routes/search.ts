@@ -23,8 +23,9 @@ const RecommendationInputSchema = z.object({ assets: RelatedInputSchema, interac
  *   same body (fetch cannot send a body on GET; with the SDK pass `{method: 'POST'}` as the call's second
  *   argument), or GET without a body, which takes the user's recent activity as the input.
  *
- * The searches answer a `Server-Timing` header: `catchup` (loading the index, applying the change log),
- * `rank` (query analysis, filters, ranking) and `assets` (reading the results), in milliseconds.
+ * The searches answer a `Server-Timing` header, in milliseconds: `load` (first search of a worker: restoring
+ * the saved index or rebuilding it), `catchup` (applying the change log), `rank` (query analysis, filters,
+ * ranking) and `assets` (reading the results).
  */
 export function searchRoutes(ctx: Context) {
   const app = new Hono();
@@ -57,7 +58,7 @@ export function searchRoutes(ctx: Context) {
 }
 
 function serverTiming(timing: SearchTiming): string {
-  return Object.entries({ catchup: timing.catchUp, rank: timing.rank, assets: timing.assets })
+  return Object.entries({ load: timing.load, catchup: timing.catchUp, rank: timing.rank, assets: timing.assets })
     .filter(([, ms]) => ms !== undefined)
     .map(([name, ms]) => `${name};dur=${ms!.toFixed(3)}`)
     .join(', ');

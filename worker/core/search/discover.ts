@@ -1,6 +1,6 @@
 import type { Context } from '../deps.ts';
 import type { Asset, Assets, InteractedAsset } from '../model/schemas.ts';
-import type { DocMeta } from './documents.ts';
+import { PSEUDO, type DocMeta } from './documents.ts';
 import type { LexicalIndex, QueryTerm } from './lexical.ts';
 import { assetsOf, readAssets } from './service.ts';
 import { searchIndexFor } from './search-index.ts';
@@ -113,7 +113,7 @@ async function discover(ctx: Context, seeds: Seed[] | undefined, options: { tran
   for (const seed of inputs) {
     const profile = profileOf(index, seed);
     if (!profile) continue;
-    const accept = (slot: number) => !exclude.has(index.idOf(slot)!) && (options.pseudo === true || !index.metaOf(slot)!.pseudo);
+    const accept = (slot: number) => !exclude.has(index.idOf(slot)!) && (options.pseudo === true || (index.flags(slot) & PSEUDO) === 0);
     const lexical = profile.terms.length > 0 ? index.search(profile.terms, 200, accept) : { slots: [], scores: [] };
     const best = lexical.scores[0] ?? 0;
     const lexicalOf = new Map(lexical.slots.map((slot, i) => [slot, best > 0 ? lexical.scores[i]! / best : 0]));

@@ -39,6 +39,9 @@ export interface DocMeta {
   usage: number;
 }
 
+/** The index's per-document flag for pseudo assets (hidden unless asked for): checked without reading metadata. */
+export const PSEUDO = 1;
+
 /** An asset as the index sees it: the text of each field and its metadata. */
 export interface SearchDocument {
   id: string;

@@ -12,16 +12,31 @@ export class TypoIndex {
   private flex: Index | undefined;
   private generation = -1;
   private seen = 0;
+  /** An exported FlexSearch index (from a snapshot) for the lexical index of this generation, imported on first use. */
+  private saved: { parts: [string, string][]; generation: number; size: number } | undefined;
 
   constructor(private lexical: () => LexicalIndex<unknown>) {}
 
-  /** Brings the FlexSearch index in step with the vocabulary (a rebuild after term ids were renumbered). */
+  /**
+   * Brings the FlexSearch index in step with the vocabulary: imports the saved one, or rebuilds after term
+   * ids were renumbered, then adds the terms that appeared since.
+   */
   sync(): void {
     const lexical = this.lexical();
     if (!this.flex || this.generation !== lexical.generation) {
       this.flex = new Index({ tokenize: 'strict', encoder: Charset.LatinSoundex });
       this.generation = lexical.generation;
       this.seen = 0;
+      const saved = this.saved;
+      this.saved = undefined;
+      if (saved && saved.generation === lexical.generation) {
+        try {
+          for (const [key, data] of saved.parts) this.flex.import(key, data);
+          this.seen = saved.size;
+        } catch {
+          this.flex = new Index({ tokenize: 'strict', encoder: Charset.LatinSoundex });
+        }
+      }
     }
     const size = lexical.vocabularySize;
     for (let t = this.seen; t < size; t++) {
@@ -29,6 +44,23 @@ export class TypoIndex {
       if (term.length >= MIN_TYPO_LENGTH && /^[a-z]+$/.test(term)) this.flex.add(term, term);
     }
     this.seen = size;
+  }
+
+  /** The FlexSearch index, in step with the vocabulary, as exported parts (for a snapshot). */
+  exportParts(): [string, string][] {
+    this.sync();
+    const parts: [string, string][] = [];
+    this.flex!.export((key: string, data: string) => {
+      parts.push([String(key), data]);
+    });
+    return parts;
+  }
+
+  /** Uses an exported index for the current vocabulary (just restored from a snapshot), imported on first use. */
+  restore(parts: [string, string][] | undefined): void {
+    const lexical = this.lexical();
+    this.flex = undefined;
+    this.saved = parts ? { parts, generation: lexical.generation, size: lexical.vocabularySize } : undefined;
   }
 
   get ready(): boolean {

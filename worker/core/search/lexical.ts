@@ -4,12 +4,14 @@
  *
  * - Documents live in numbered slots. Re-indexing an asset retires its slot and takes a new one, so
  *   postings are only ever appended; retired slots are skipped at query time and dropped by `compact()`.
- * - Each slot keeps its terms (the forward index: term ids and per-field frequencies). That is what a
- *   snapshot stores; `restore` inverts it in one counting pass, which is faster than storing both.
- * - Postings of the compacted part are flat typed arrays (term -> range); postings added since live in
- *   small per-term arrays. Per posting: the slot and the frequencies of the term in each of the six
- *   fields, 5 bits each, packed into one 32-bit number (a frequency above 31 counts as 31: BM25 has
+ * - Postings of the compacted part are flat typed arrays (term -> range, "CSR"); postings added since
+ *   live in small per-term arrays. Per posting: the slot and the frequencies of the term in each of the
+ *   six fields, 5 bits each, packed into one 32-bit number (a frequency above 31 counts as 31: BM25 has
  *   long saturated by then).
+ * - Each slot also has its terms (the forward index), which removal (exact document frequencies),
+ *   compaction and similarity queries need. For restored slots it is derived from the flat postings on
+ *   first use, so a restore does almost no work: the snapshot holds the flat postings as they are used,
+ *   and each document's metadata as a JSON string parsed when first read.
  * - Vocabulary: after `compact()` term ids follow the sorted order of the terms, so a prefix is a binary
  *   search; terms added since are scanned.
  */
@@ -55,16 +57,19 @@ export interface Hits {
   exactWords: number[];
 }
 
-/** What `snapshot()` returns and `restore()` takes: plain data and typed arrays, cheap to structured-clone. */
-export interface LexicalSnapshot<M> {
+/** What `snapshot()` returns and `restore()` takes: strings and typed arrays, cheap to structured-clone. */
+export interface LexicalSnapshot {
   /** The sorted vocabulary, joined by newlines (terms never contain one). */
   terms: string;
   ids: string[];
-  meta: M[];
-  /** Slot i's postings are fwdTerms/fwdTfs[fwdStart[i] .. fwdStart[i+1]). */
-  fwdStart: Int32Array;
-  fwdTerms: Int32Array;
-  fwdTfs: Uint32Array;
+  /** Each document's metadata as JSON. */
+  meta: string[];
+  /** Per document: the flags given to `set`. */
+  flags: Uint8Array;
+  /** Term t's postings are postSlots/postTfs[postStart[t] .. postStart[t+1]). */
+  postStart: Int32Array;
+  postSlots: Int32Array;
+  postTfs: Uint32Array;
   /** Slot i, field f: fieldLens[i * FIELD_COUNT + f]. */
   fieldLens: Uint32Array;
 }
@@ -85,9 +90,14 @@ export class LexicalIndex<M> {
   // Slots
   private ids: (string | undefined)[] = [];
   private metas: (M | undefined)[] = [];
+  /** Metadata not parsed yet (restored slots). */
+  private metaJson: (string | undefined)[] = [];
+  private flagList: number[] = [];
   private slotOf = new Map<string, number>();
-  private fwdTerms: Int32Array[] = [];
-  private fwdTfs: Uint32Array[] = [];
+  /** The forward index; undefined entries are derived from the flat postings when first needed. */
+  private fwdTerms: (Int32Array | undefined)[] = [];
+  private fwdTfs: (Uint32Array | undefined)[] = [];
+  private forwardComplete = true;
   private fieldLens: number[] = [];
   private totalLens = new Array<number>(FIELD_COUNT).fill(0);
   private live = 0;
@@ -99,8 +109,8 @@ export class LexicalIndex<M> {
   private baseSlots: Int32Array = EMPTY_I32;
   private baseTfs: Uint32Array = EMPTY_U32;
   private extra = new Map<number, number[]>();
-  /** Changes whenever term ids are renumbered (compact, restore). */
-  generation = 0;
+  /** Changes whenever term ids are renumbered (compact, restore); unique across indexes. */
+  generation = ++generations;
 
   // Query scratch space, reused
   private norms = new Float64Array(0);
@@ -108,6 +118,7 @@ export class LexicalIndex<M> {
   private acc = new Float64Array(0);
   private fieldAcc = new Uint8Array(0);
   private wordAcc = new Uint32Array(0);
+  private seen = new Uint8Array(0);
 
   constructor(params: Bm25Params = DEFAULT_BM25) {
     this.params = params;
@@ -126,6 +137,10 @@ export class LexicalIndex<M> {
     return this.dead;
   }
 
+  get slotCount(): number {
+    return this.ids.length;
+  }
+
   has(id: string): boolean {
     return this.slotOf.has(id);
   }
@@ -138,22 +153,31 @@ export class LexicalIndex<M> {
     return this.ids[slot];
   }
 
+  /** The flags given to `set` (a cheap per-document bit field for hot filters). */
+  flags(slot: number): number {
+    return this.flagList[slot] ?? 0;
+  }
+
   metaOf(slot: number): M | undefined {
-    return this.metas[slot];
+    let meta = this.metas[slot];
+    if (meta === undefined) {
+      const json = this.metaJson[slot];
+      if (json === undefined) return undefined;
+      meta = JSON.parse(json) as M;
+      this.metas[slot] = meta;
+      this.metaJson[slot] = undefined;
+    }
+    return meta;
   }
 
   meta(id: string): M | undefined {
     const slot = this.slotOf.get(id);
-    return slot === undefined ? undefined : this.metas[slot];
+    return slot === undefined ? undefined : this.metaOf(slot);
   }
 
   /** Every live slot, in slot order. */
   *slots(): Generator<number> {
     for (let s = 0; s < this.ids.length; s++) if (this.ids[s] !== undefined) yield s;
-  }
-
-  get slotCount(): number {
-    return this.ids.length;
   }
 
   termId(term: string): number | undefined {
@@ -176,7 +200,7 @@ export class LexicalIndex<M> {
   }
 
   /** Adds or replaces a document: `fields[f]` is the list of terms of field f (with repetition). */
-  set(id: string, fields: readonly (readonly string[])[], meta: M): void {
+  set(id: string, fields: readonly (readonly string[])[], meta: M, flags = 0): void {
     this.remove(id);
     const tfs = new Map<number, number>();
     const lens = new Array<number>(FIELD_COUNT).fill(0);
@@ -205,6 +229,8 @@ export class LexicalIndex<M> {
     }
     this.ids.push(id);
     this.metas.push(meta);
+    this.metaJson.push(undefined);
+    this.flagList.push(flags);
     this.fwdTerms.push(fwdTerms);
     this.fwdTfs.push(fwdTfs);
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -216,22 +242,16 @@ export class LexicalIndex<M> {
     this.normsValid = false;
   }
 
-  /** Replaces only the metadata of an indexed document. */
-  setMeta(id: string, meta: M): boolean {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return false;
-    this.metas[slot] = meta;
-    return true;
-  }
-
   remove(id: string): boolean {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return false;
+    this.ensureForward();
     this.slotOf.delete(id);
     for (const t of this.fwdTerms[slot]!) this.df[t]!--;
     for (let f = 0; f < FIELD_COUNT; f++) this.totalLens[f]! -= this.fieldLens[slot * FIELD_COUNT + f]!;
     this.ids[slot] = undefined;
     this.metas[slot] = undefined;
+    this.metaJson[slot] = undefined;
     this.fwdTerms[slot] = EMPTY_I32;
     this.fwdTfs[slot] = EMPTY_U32;
     this.live--;
@@ -240,8 +260,14 @@ export class LexicalIndex<M> {
     return true;
   }
 
+  /** Compacts when retired slots outnumber live ones (re-indexing retires a slot per change). */
+  maintain(): void {
+    if (this.dead > 1000 && this.dead > this.live) this.compact();
+  }
+
   /** The terms of a document with their frequency summed over fields (weighted), for similarity queries. */
   documentTerms(slot: number): { term: number; tf: number; fields: number }[] {
+    this.ensureForward();
     const terms = this.fwdTerms[slot] ?? EMPTY_I32;
     const tfs = this.fwdTfs[slot] ?? EMPTY_U32;
     const out: { term: number; tf: number; fields: number }[] = [];
@@ -276,11 +302,6 @@ export class LexicalIndex<M> {
     return found.slice(0, limit);
   }
 
-  /** Compacts when retired slots outnumber live ones (re-indexing retires a slot per change). */
-  maintain(): void {
-    if (this.dead > 1000 && this.dead > this.live) this.compact();
-  }
-
   /**
    * Scores the documents that contain any of the query terms with BM25F. `accept`, when given, limits the
    * candidates (a search space, filters, pseudo assets). Returns at most `limit` hits, best first.
@@ -293,19 +314,23 @@ export class LexicalIndex<M> {
     const fieldAcc = this.fieldAcc;
     const wordAcc = this.wordAcc;
     const norms = this.norms;
+    // 0: not seen, 1: rejected, 2: accepted (only used with `accept`)
+    const seen = this.seen;
     const touched: number[] = [];
-    const rejected = new Uint8Array(accept ? n : 0);
+    const checked: number[] = [];
 
     const visit = (slot: number, packed: number, weight: number, wordBit: number) => {
       if (this.ids[slot] === undefined) return;
       if (accept) {
-        if (rejected[slot] === 1) return;
-        if (rejected[slot] === 0) {
+        const state = seen[slot];
+        if (state === 1) return;
+        if (state === 0) {
+          checked.push(slot);
           if (!accept(slot)) {
-            rejected[slot] = 1;
+            seen[slot] = 1;
             return;
           }
-          rejected[slot] = 2;
+          seen[slot] = 2;
         }
       }
       let tf = 0;
@@ -348,6 +373,7 @@ export class LexicalIndex<M> {
       fieldAcc[slot] = 0;
       wordAcc[slot] = 0;
     }
+    for (const slot of checked) seen[slot] = 0;
     return hits;
   }
 
@@ -358,16 +384,20 @@ export class LexicalIndex<M> {
       this.acc = new Float64Array(size);
       this.fieldAcc = new Uint8Array(size);
       this.wordAcc = new Uint32Array(size);
+      this.seen = new Uint8Array(size);
     }
     if (this.normsValid && this.norms.length >= n * FIELD_COUNT) return;
     if (this.norms.length < n * FIELD_COUNT) this.norms = new Float64Array(Math.max(n * FIELD_COUNT, this.norms.length * 2));
     const { b, weights } = this.params;
     const avg = this.totalLens.map((total) => (this.live > 0 ? total / this.live : 0));
-    for (let s = 0; s < n; s++) {
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        const len = this.fieldLens[s * FIELD_COUNT + f]!;
-        const norm = avg[f]! > 0 ? 1 - b[f]! + (b[f]! * len) / avg[f]! : 1;
-        this.norms[s * FIELD_COUNT + f] = weights[f]! / norm;
+    const lens = this.fieldLens;
+    const norms = this.norms;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const bf = b[f]!;
+      const wf = weights[f]!;
+      const af = avg[f]!;
+      for (let s = 0, i = f; s < n; s++, i += FIELD_COUNT) {
+        norms[i] = af > 0 ? wf / (1 - bf + (bf * lens[i]!) / af) : wf;
       }
     }
     this.normsValid = true;
@@ -390,54 +420,76 @@ export class LexicalIndex<M> {
     return id;
   }
 
+  /** Derives the missing forward entries (restored slots) from the flat postings, in one pass. */
+  private ensureForward() {
+    if (this.forwardComplete) return;
+    const n = this.ids.length;
+    const counts = new Int32Array(n + 1);
+    const total = this.baseSlots.length;
+    for (let i = 0; i < total; i++) counts[this.baseSlots[i]! + 1]!++;
+    for (let s = 0; s < n; s++) counts[s + 1]! += counts[s]!;
+    const terms = new Int32Array(total);
+    const tfs = new Uint32Array(total);
+    const fill = counts.slice(0, n);
+    for (let t = 0; t < this.baseTerms; t++) {
+      const end = this.baseStart[t + 1]!;
+      for (let i = this.baseStart[t]!; i < end; i++) {
+        const at = fill[this.baseSlots[i]!]!++;
+        terms[at] = t;
+        tfs[at] = this.baseTfs[i]!;
+      }
+    }
+    for (let s = 0; s < n; s++) {
+      if (this.fwdTerms[s] !== undefined) continue;
+      this.fwdTerms[s] = terms.subarray(counts[s]!, counts[s + 1]!);
+      this.fwdTfs[s] = tfs.subarray(counts[s]!, counts[s + 1]!);
+    }
+    this.forwardComplete = true;
+  }
+
   /** Drops retired slots and unused terms, renumbers terms in sorted order and rebuilds the flat postings. */
   compact(): void {
     const c = this.compacted();
-    this.load(c.terms, c.df, c.ids, c.metas, c.fwdTerms, c.fwdTfs, c.fieldLens);
+    this.install(c.terms, c.ids, c.metas, c.metaJson, c.flags, c.fieldLens, c.start, c.slots, c.tfs);
+    this.fwdTerms = c.fwdTerms;
+    this.fwdTfs = c.fwdTfs;
+    this.forwardComplete = true;
   }
 
   /** A compacted copy of the index as plain data; the index itself is left as it is. */
-  snapshot(): LexicalSnapshot<M> {
+  snapshot(): LexicalSnapshot {
     const c = this.compacted();
-    let total = 0;
-    for (const f of c.fwdTerms) total += f.length;
-    const fwdStart = new Int32Array(c.ids.length + 1);
-    const fwdTerms = new Int32Array(total);
-    const fwdTfs = new Uint32Array(total);
-    let at = 0;
-    for (let s = 0; s < c.ids.length; s++) {
-      fwdStart[s] = at;
-      fwdTerms.set(c.fwdTerms[s]!, at);
-      fwdTfs.set(c.fwdTfs[s]!, at);
-      at += c.fwdTerms[s]!.length;
-    }
-    fwdStart[c.ids.length] = at;
     return {
       terms: c.terms.join('\n'),
       ids: c.ids,
-      meta: c.metas,
-      fwdStart,
-      fwdTerms,
-      fwdTfs,
+      meta: c.ids.map((_, s) => c.metaJson[s] ?? JSON.stringify(c.metas[s])),
+      flags: Uint8Array.from(c.flags),
+      postStart: c.start,
+      postSlots: c.slots,
+      postTfs: c.tfs,
       fieldLens: Uint32Array.from(c.fieldLens),
     };
   }
 
-  /** The live slots and used terms, terms renumbered in sorted order. Shares the (immutable) per-slot frequency arrays. */
+  /**
+   * The live slots and used terms, terms renumbered in sorted order, with flat postings. Shares the
+   * (immutable) per-slot frequency arrays and metadata with the index.
+   */
   private compacted() {
+    this.ensureForward();
     const order: number[] = [];
     for (let t = 0; t < this.terms.length; t++) if (this.df[t]! > 0) order.push(t);
     order.sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : this.terms[a]! > this.terms[b]! ? 1 : 0));
     const remap = new Int32Array(this.terms.length).fill(-1);
     const terms: string[] = new Array(order.length);
-    const df: number[] = new Array(order.length);
     order.forEach((old, id) => {
       remap[old] = id;
       terms[id] = this.terms[old]!;
-      df[id] = this.df[old]!;
     });
     const ids: string[] = [];
-    const metas: M[] = [];
+    const metas: (M | undefined)[] = [];
+    const metaJson: (string | undefined)[] = [];
+    const flags: number[] = [];
     const fwdTerms: Int32Array[] = [];
     const fwdTfs: Uint32Array[] = [];
     const fieldLens: number[] = [];
@@ -448,66 +500,14 @@ export class LexicalIndex<M> {
       const mapped = new Int32Array(old.length);
       for (let i = 0; i < old.length; i++) mapped[i] = remap[old[i]!]!;
       ids.push(id);
-      metas.push(this.metas[s]!);
+      metas.push(this.metas[s]);
+      metaJson.push(this.metaJson[s]);
+      flags.push(this.flagList[s]!);
       fwdTerms.push(mapped);
       fwdTfs.push(this.fwdTfs[s]!);
       for (let f = 0; f < FIELD_COUNT; f++) fieldLens.push(this.fieldLens[s * FIELD_COUNT + f]!);
     }
-    return { terms, df, ids, metas, fwdTerms, fwdTfs, fieldLens };
-  }
-
-  /** An index from a snapshot. Throws when the snapshot is inconsistent. */
-  static restore<M>(snap: LexicalSnapshot<M>, params: Bm25Params = DEFAULT_BM25): LexicalIndex<M> {
-    const index = new LexicalIndex<M>(params);
-    const terms = snap.terms === '' ? [] : snap.terms.split('\n');
-    const n = snap.ids.length;
-    if (snap.meta.length !== n || snap.fwdStart.length !== n + 1 || snap.fieldLens.length !== n * FIELD_COUNT) {
-      throw new Error('search snapshot: inconsistent sizes');
-    }
-    if (snap.fwdTerms.length !== snap.fwdTfs.length || snap.fwdStart[n] !== snap.fwdTerms.length) {
-      throw new Error('search snapshot: inconsistent postings');
-    }
-    const df = new Array<number>(terms.length).fill(0);
-    for (const t of snap.fwdTerms) {
-      if (t < 0 || t >= terms.length) throw new Error('search snapshot: term out of range');
-      df[t]!++;
-    }
-    const fwdTerms: Int32Array[] = new Array(n);
-    const fwdTfs: Uint32Array[] = new Array(n);
-    for (let s = 0; s < n; s++) {
-      fwdTerms[s] = snap.fwdTerms.subarray(snap.fwdStart[s]!, snap.fwdStart[s + 1]!);
-      fwdTfs[s] = snap.fwdTfs.subarray(snap.fwdStart[s]!, snap.fwdStart[s + 1]!);
-    }
-    index.load(terms, df, snap.ids, snap.meta, fwdTerms, fwdTfs, Array.from(snap.fieldLens));
-    return index;
-  }
-
-  /** Installs a compacted state (sorted terms, no retired slots) and inverts the forward index. */
-  private load(
-    terms: string[],
-    df: number[],
-    ids: string[],
-    metas: M[],
-    fwdTerms: Int32Array[],
-    fwdTfs: Uint32Array[],
-    fieldLens: number[],
-  ) {
-    this.terms = terms;
-    this.termIds = new Map(terms.map((t, i) => [t, i]));
-    this.sortedCount = terms.length;
-    this.df = df;
-    this.ids = ids;
-    this.metas = metas;
-    this.slotOf = new Map(ids.map((id, s) => [id, s]));
-    this.fwdTerms = fwdTerms;
-    this.fwdTfs = fwdTfs;
-    this.fieldLens = fieldLens;
-    this.live = ids.length;
-    this.dead = 0;
-    this.totalLens = new Array<number>(FIELD_COUNT).fill(0);
-    for (let s = 0; s < ids.length; s++) for (let f = 0; f < FIELD_COUNT; f++) this.totalLens[f]! += fieldLens[s * FIELD_COUNT + f]!;
-
-    // Invert: count per term, prefix sums, fill.
+    // Invert: count per term, prefix sums, fill (slots ascending within each term).
     const start = new Int32Array(terms.length + 1);
     for (const list of fwdTerms) for (const t of list) start[t + 1]!++;
     for (let t = 0; t < terms.length; t++) start[t + 1]! += start[t]!;
@@ -524,15 +524,74 @@ export class LexicalIndex<M> {
         tfs[at] = packed[i]!;
       }
     }
+    return { terms, ids, metas, metaJson, flags, fwdTerms, fwdTfs, fieldLens, start, slots, tfs };
+  }
+
+  /** An index from a snapshot. Throws when the snapshot is inconsistent. */
+  static restore<M>(snap: LexicalSnapshot, params: Bm25Params = DEFAULT_BM25): LexicalIndex<M> {
+    const terms = snap.terms === '' ? [] : snap.terms.split('\n');
+    const n = snap.ids.length;
+    const total = snap.postSlots.length;
+    if (
+      !Array.isArray(snap.ids) ||
+      !Array.isArray(snap.meta) ||
+      snap.meta.length !== n ||
+      snap.flags.length !== n ||
+      snap.fieldLens.length !== n * FIELD_COUNT ||
+      snap.postStart.length !== terms.length + 1 ||
+      snap.postTfs.length !== total ||
+      snap.postStart[terms.length] !== total
+    ) {
+      throw new Error('search snapshot: inconsistent sizes');
+    }
+    for (let t = 0; t < terms.length; t++) if (snap.postStart[t + 1]! < snap.postStart[t]!) throw new Error('search snapshot: inconsistent postings');
+    // Slots are not checked one by one (a restore must be quick): an out-of-range slot reads as a retired one.
+    const index = new LexicalIndex<M>(params);
+    index.install(terms, snap.ids, new Array(n), snap.meta, Array.from(snap.flags), Array.from(snap.fieldLens), snap.postStart, snap.postSlots, snap.postTfs);
+    index.fwdTerms = new Array(n);
+    index.fwdTfs = new Array(n);
+    index.forwardComplete = n === 0;
+    return index;
+  }
+
+  /** Installs a compacted state: sorted terms, no retired slots, flat postings. */
+  private install(
+    terms: string[],
+    ids: string[],
+    metas: (M | undefined)[],
+    metaJson: (string | undefined)[],
+    flags: number[],
+    fieldLens: number[],
+    start: Int32Array,
+    slots: Int32Array,
+    tfs: Uint32Array,
+  ) {
+    this.terms = terms;
+    this.termIds = new Map(terms.map((t, i) => [t, i]));
+    this.sortedCount = terms.length;
+    this.df = new Array<number>(terms.length);
+    for (let t = 0; t < terms.length; t++) this.df[t] = start[t + 1]! - start[t]!;
+    this.ids = ids;
+    this.metas = metas;
+    this.metaJson = metaJson;
+    this.flagList = flags;
+    this.slotOf = new Map(ids.map((id, s) => [id, s]));
+    this.fieldLens = fieldLens;
+    this.live = ids.length;
+    this.dead = 0;
+    this.totalLens = new Array<number>(FIELD_COUNT).fill(0);
+    for (let s = 0; s < ids.length; s++) for (let f = 0; f < FIELD_COUNT; f++) this.totalLens[f]! += fieldLens[s * FIELD_COUNT + f]!;
     this.baseTerms = terms.length;
     this.baseStart = start;
     this.baseSlots = slots;
     this.baseTfs = tfs;
     this.extra = new Map();
     this.normsValid = false;
-    this.generation++;
+    this.generation = ++generations;
   }
 }
+
+let generations = 0;
 
 /** The `k` touched slots with the highest scores, best first (ties: lower slot first). */
 function topK(touched: number[], scores: Float64Array, k: number): number[] {

@@ -1,7 +1,7 @@
 import type { Context } from '../deps.ts';
 import { changesSince, lastSeq } from '../feed/commit.ts';
 import type { Store } from '../store/store.ts';
-import { documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
+import { PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
 import { LexicalIndex, type LexicalSnapshot } from './lexical.ts';
 
@@ -31,14 +31,16 @@ export interface SearchIndexOptions {
 
 /** The snapshot's record id in the `indexes` collection, and its format version (bump on any change of layout or analysis). */
 export const SNAPSHOT_ID = 'search';
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 3;
 
 export interface SearchSnapshot {
   id: string;
   version: number;
   seq: number;
   saved: string;
-  data: LexicalSnapshot<DocMeta>;
+  data: LexicalSnapshot;
+  /** The typo index (FlexSearch's export), so that the first fuzzy query after a restart need not build it. */
+  typos?: [string, string][];
 }
 
 /** Applying the change log in chunks bounds how many documents are held at once. */
@@ -67,11 +69,17 @@ export class SearchIndex {
     });
   }
 
-  /** The index with every committed write applied. */
-  async current(): Promise<LexicalIndex<DocMeta>> {
+  /** The index with every committed write applied. `timing` receives the ms spent loading and catching up. */
+  async current(timing?: { load?: number; catchUp?: number }): Promise<LexicalIndex<DocMeta>> {
     await this.exclusive(async () => {
-      if (!this.loaded) await this.load();
+      const t0 = performance.now();
+      if (!this.loaded) {
+        await this.load();
+        if (timing) timing.load = performance.now() - t0;
+      }
+      const t1 = performance.now();
       await this.catchUp();
+      if (timing) timing.catchUp = performance.now() - t1;
     });
     return this.lexical;
   }
@@ -103,7 +111,8 @@ export class SearchIndex {
     const snapshot = await this.readSnapshot();
     if (snapshot) {
       try {
-        this.lexical = LexicalIndex.restore(snapshot.data);
+        this.lexical = LexicalIndex.restore<DocMeta>(snapshot.data);
+        this.typos.restore(Array.isArray(snapshot.typos) ? snapshot.typos : undefined);
         this.seq = snapshot.seq;
         this.loaded = true;
         this.lastLoad = { from: 'snapshot', ms: performance.now() - t0, documents: this.lexical.size };
@@ -132,7 +141,7 @@ export class SearchIndex {
     const seq = await lastSeq(this.ctx);
     const docs = await this.ctx.store.read((tx) => readAllDocuments(tx));
     const lexical = new LexicalIndex<DocMeta>();
-    for (const doc of docs) lexical.set(doc.id, documentFields(doc), doc.meta);
+    for (const doc of docs) lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0);
     lexical.compact();
     this.lexical = lexical;
     this.seq = seq;
@@ -160,7 +169,7 @@ export class SearchIndex {
   private apply(ids: readonly string[], docs: readonly SearchDocument[]) {
     const found = new Set(docs.map((d) => d.id));
     for (const id of ids) if (!found.has(id)) this.lexical.remove(id);
-    for (const doc of docs) this.lexical.set(doc.id, documentFields(doc), doc.meta);
+    for (const doc of docs) this.lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0);
     this.lexical.maintain();
   }
 
@@ -193,6 +202,7 @@ export class SearchIndex {
         seq: this.seq,
         saved: this.ctx.now().toISOString(),
         data: this.lexical.snapshot(),
+        typos: this.typos.exportParts(),
       };
       return snapshot;
     });

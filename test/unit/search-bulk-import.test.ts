@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_IMPORT } from '../../worker/core/assets/import.ts';
+import { dumpStore } from '../support/dump.ts';
+import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { createTestApi } from '../support/test-api.ts';
+
+/** `POST /assets/import`: many seeds in one transaction (what the search benchmark loads its libraries with). */
+describe('POST /assets/import', () => {
+  it('creates one asset per seed, in order, as create would, and search finds them all', async () => {
+    const api = await createTestApi();
+    const seeds = [
+      fragmentSeed(PYTHON_SNIPPET, { tags: [{ text: 'cli' }] }),
+      fragmentSeed(GO_SNIPPET),
+      fragmentSeed('SELECT 1;', { name: 'one' }, { specific: 'sql' }),
+    ];
+    const reply = await api.post('/assets/import', { iterable: seeds });
+    expect(reply.status).toBe(200);
+    const ids = reply.json().iterable.map((r: { id: string }) => r.id);
+    expect(ids).toHaveLength(3);
+    expect(reply.json().indices).toEqual({ [ids[0]]: 0, [ids[1]]: 1, [ids[2]]: 2 });
+    expect(api.events.map((e) => [e.asset, e.kind])).toEqual(ids.map((id: string) => [id, 'created']));
+    const [py, go, sql] = await Promise.all(ids.map(async (id: string) => (await api.get(`/asset/${id}`)).json()));
+    expect(py.tags.iterable[0].text).toBe('cli');
+    expect(py.formats.iterable[0].classification.specific).toBe('py');
+    expect(go.formats.iterable[0].classification.specific).toBe('go');
+    expect(sql.name).toBe('one');
+    expect((await api.get(`/asset/${ids[0]}/activities`)).json().iterable).toHaveLength(1);
+    const found = (await api.get('/assets/search?query=println')).json().iterable.map((r: any) => r.identifier);
+    expect(found).toEqual([ids[1]]);
+    expect((await api.post('/assets/import', { iterable: [] })).json().iterable).toEqual([]);
+  });
+
+  it('stores nothing when one seed is refused, and says which', async () => {
+    const api = await createTestApi();
+    const before = await dumpStore(api.store);
+    const reply = await api.post('/assets/import', { iterable: [fragmentSeed('ok'), { asset: { application: 'nope' } }] });
+    expect(reply.status).toBe(422);
+    const empty = await api.post('/assets/import', { iterable: [fragmentSeed('ok'), { asset: { ...fragmentSeed('x').asset, format: {} } }] });
+    expect(empty.status).toBe(422);
+    expect(empty.json().error.message).toMatch(/^iterable\.1: /);
+    expect(await dumpStore(api.store)).toEqual(before);
+    expect(api.events).toEqual([]);
+    expect((await api.post('/assets/import', {})).status).toBe(422);
+  });
+
+  it(`refuses more than ${MAX_IMPORT} seeds with a 413`, async () => {
+    const api = await createTestApi();
+    const seed = fragmentSeed('x = 1', undefined, { specific: 'py' });
+    const reply = await api.post('/assets/import', { iterable: Array.from({ length: MAX_IMPORT + 1 }, () => seed) });
+    expect(reply.status).toBe(413);
+    expect(reply.json().error.code).toBe('too_many_seeds');
+  });
+});
