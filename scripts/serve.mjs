@@ -4,13 +4,14 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { extname, join } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../dist/', import.meta.url));
+// TESSERA_DIST: another build folder to serve (the benchmark builds apart so it never races `npm run build`).
+const root = process.env.TESSERA_DIST ? join(resolve(process.env.TESSERA_DIST), sep) : fileURLToPath(new URL('../dist/', import.meta.url));
 const port = Number(process.env.PORT || 4173);
 if (!existsSync(join(root, 'index.html'))) {
-  console.error('serve: dist/index.html not found; run `npm run build` first');
+  console.error(`serve: ${join(root, 'index.html')} not found; run \`npm run build\` first`);
   process.exit(1);
 }
 const types = {
