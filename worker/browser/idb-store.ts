@@ -49,10 +49,10 @@ export class IdbStore implements Store {
     return new IdbStore(db);
   }
 
-  read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T> {
+  read<T>(fn: (tx: ReadTx) => Promise<T>, scope: readonly CollectionName[] = COLLECTIONS): Promise<T> {
     // Once `fn` has its answer, every request it made has succeeded: nothing is left to wait for
     // (a read-only transaction has nothing to commit), so the answer goes out without that round trip.
-    return fn(reader(this.db.transaction(COLLECTIONS, 'readonly')));
+    return fn(reader(this.db.transaction(scope, 'readonly')));
   }
 
   async write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {

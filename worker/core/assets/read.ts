@@ -39,8 +39,14 @@ export async function assembleAsset(tx: ReadTx, record: AssetRecord, options: Re
   });
 }
 
+/** The collections `assembleAsset` reads: a read transaction over only these is cheaper. */
+export function assetScope(options: ReadOptions = {}): CollectionName[] {
+  const scope: CollectionName[] = ['assets', 'formats', 'tags', 'websites', 'summaries', 'persons', 'annotations'];
+  return options.transferables === false ? scope : [...scope, 'contents'];
+}
+
 export function getAsset(ctx: Context, id: string, options: ReadOptions = {}): Promise<Asset> {
-  return ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options));
+  return ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options), assetScope(options));
 }
 
 async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<string, Collections[C]>> {

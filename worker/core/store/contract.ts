@@ -125,6 +125,22 @@ export const storeContract: StoreCase[] = [
     },
   },
   {
+    name: 'a read scoped to some collections reads them and refuses the others',
+    async run({ open }) {
+      const store = await open();
+      await store.write((tx) => tx.put('tags', tag('a')));
+      check((await store.read((tx) => tx.get('tags', 'a'), ['tags', 'assets']))?.id === 'a', 'scoped read works');
+      let refused = false;
+      try {
+        await store.read((tx) => tx.getAll('websites'), ['tags']);
+      } catch {
+        refused = true;
+      }
+      check(refused, 'reading outside the scope throws');
+      store.close();
+    },
+  },
+  {
     name: 'committed data survives reopening the store',
     async run({ open, reopen }) {
       const store = await open();

@@ -9,8 +9,8 @@ export class MemoryStore implements Store {
   /** Writes run one at a time, as they do in IndexedDB. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T> {
-    return fn(this.reader((c, id) => this.tables[c].get(id)));
+  read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+    return fn(this.reader((c, id) => this.tables[c].get(id), undefined, scope));
   }
 
   write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
@@ -49,19 +49,28 @@ export class MemoryStore implements Store {
   close(): void {}
 
   private reader(
-    lookup: <C extends CollectionName>(c: C, id: string) => Collections[C] | undefined,
+    find: <C extends CollectionName>(c: C, id: string) => Collections[C] | undefined,
     staged?: Map<CollectionName, Map<string, unknown>>,
+    scope?: readonly CollectionName[],
   ): ReadTx {
+    const lookup = <C extends CollectionName>(c: C, id: string) => find(inScope(c, scope), id);
     return {
       get: async (c, id) => clone(lookup(c, id)),
       getMany: async (c, ids) => ids.map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
       getAll: async (c) => {
+        inScope(c, scope);
         const ids = new Set(this.tables[c].keys());
         for (const id of staged?.get(c)?.keys() ?? []) ids.add(id);
         return [...ids].sort().map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!);
       },
     };
   }
+}
+
+/** As IndexedDB does, refuse a collection the transaction was not opened on. */
+function inScope<C extends CollectionName>(c: C, scope: readonly CollectionName[] | undefined): C {
+  if (scope && !scope.includes(c)) throw new DOMException(`'${c}' is not in this transaction's scope`, 'NotFoundError');
+  return c;
 }
 
 function clone<T>(value: T | undefined): T | undefined {

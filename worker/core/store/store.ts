@@ -20,7 +20,11 @@ export interface WriteTx extends ReadTx {
  * async work before opening it. Records go in and come out as copies.
  */
 export interface Store {
-  read<T>(fn: (tx: ReadTx) => Promise<T>): Promise<T>;
+  /**
+   * `scope` names the collections `fn` reads (default: all). A narrower transaction is cheaper in
+   * IndexedDB; reading a collection outside the scope throws, in every implementation.
+   */
+  read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T>;
   write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
   close(): void;
 }
