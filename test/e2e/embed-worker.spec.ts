@@ -9,11 +9,12 @@
  * `/sw.js?embedding-model=tessera-test/tiny-bert`, from a blank page (the app's own page registers
  * plain `/sw.js`). The default model folder stays absent, so the other suites keep the hashing embedder.
  */
-import { join, resolve } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
-import { TINY_MODEL_ID, writeTinyModel } from '../support/tiny-model.ts';
-import { expect, test } from './fixtures.ts';
+import { TINY_MODEL_ID, tinyModelFiles, writeTinyModel } from '../support/tiny-model.ts';
+import { expect, stopServiceWorkers, test } from './fixtures.ts';
 
 const dist = process.env.TESSERA_DIST ? resolve(process.env.TESSERA_DIST) : fileURLToPath(new URL('../../dist/', import.meta.url));
 const BLANK = '/embed-test.html';
@@ -86,6 +87,41 @@ test('the worker loads the tiny model from the origin and embeds with transforme
   expect(after.status).toBe('ready');
   expect(after.stats!.texts).toBeGreaterThanOrEqual(3);
   console.log(`tiny model in the worker: loaded in ${after.stats!.loadMs.toFixed(0)} ms`);
+});
+
+test('with network allowed, the worker fetches a model from a hub once and then runs it from Cache Storage', async ({ context, page }) => {
+  test.setTimeout(60_000);
+  // A stand-in hub at this origin, `/hub-<n>/<model>/resolve/main/<file>`, with the int8 file name the
+  // worker asks for (q8); nothing of this model under /models/. Removed after the first load.
+  const hubDir = `hub-${process.pid}-${Date.now()}`;
+  const model = 'tessera-test/hub-only';
+  const files = tinyModelFiles({ hidden: 16, seed: 7 });
+  files['onnx/model_quantized.onnx'] = files['onnx/model.onnx']!;
+  delete files['onnx/model.onnx'];
+  for (const [name, content] of Object.entries(files)) {
+    const file = join(dist, hubDir, model, 'resolve', 'main', name);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, content);
+  }
+  try {
+    await workerPage(context, page, `/sw.js?embedding-model=${model}&allow-remote-models=true&model-host=/${hubDir}/`);
+    const before = await info(page);
+    expect(before).toMatchObject({ id: `transformers:${model}`, kind: 'transformers', status: 'available' });
+    expect(before.reason).toContain(`/${hubDir}/`);
+    const first = await embed(page, ['fetched once']);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.dimensions).toBe(16);
+    const cached = await page.evaluate(async () => (await (await caches.open('transformers-cache')).keys()).map((r) => new URL(r.url).pathname));
+    expect(cached).toEqual(expect.arrayContaining([`/${hubDir}/${model}/resolve/main/config.json`, `/${hubDir}/${model}/resolve/main/onnx/model_quantized.onnx`]));
+  } finally {
+    await rm(join(dist, hubDir), { recursive: true, force: true });
+  }
+  // The hub is gone; a restarted worker loads the model from Cache Storage.
+  await stopServiceWorkers(page);
+  const again = await embed(page, ['fetched once']);
+  expect(again.status, JSON.stringify(again.body)).toBe(200);
+  expect(again.body.embedder).toBe(`transformers:${model}`);
+  expect(again.body.dimensions).toBe(16);
 });
 
 /**

@@ -4,6 +4,8 @@
  * uses (here transformers.js runs it on onnxruntime-node).
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ import { cosine, describeEmbedder, dot } from '../../worker/core/embed/embedder.
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { selectEmbedder, type ModelSource } from '../../worker/core/embed/select.ts';
 import { TransformersEmbedder } from '../../worker/core/embed/transformers.ts';
-import { TINY_MODEL_ID, writeTinyModel } from '../support/tiny-model.ts';
+import { TINY_MODEL_ID, tinyModelFiles, writeTinyModel } from '../support/tiny-model.ts';
 
 let root: string; // the models folder: <root>/<model id>/…
 
@@ -122,5 +124,70 @@ describe('selectEmbedder', () => {
     expect((embedder as TransformersEmbedder).dtype).toBe('q8');
     expect(embedder.dimensions).toBe(384);
     expect(embedder.id).toBe('transformers:Xenova/all-MiniLM-L6-v2');
+  });
+});
+
+describe('fetching from a model hub when allowed', () => {
+  // A loopback stand-in for the hub: `/<model>/resolve/main/<file>`, counting the requests it answers.
+  const HUB_MODEL = 'tessera-test/hub-only';
+  const files = tinyModelFiles({ hidden: 16, seed: 7 });
+  // Hub repos such as Xenova/all-MiniLM-L6-v2 have the int8 file, which is what is fetched (q8); here
+  // the fp32 graph stands in for it under that name.
+  files['onnx/model_quantized.onnx'] = files['onnx/model.onnx']!;
+  delete files['onnx/model.onnx'];
+  const served: string[] = [];
+  let server: Server;
+  let hub: string;
+  let cacheDir: string;
+
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), 'tessera-model-cache-'));
+    server = createServer((req, res) => {
+      const prefix = `/${HUB_MODEL}/resolve/main/`;
+      const name = req.url?.startsWith(prefix) ? decodeURIComponent(req.url.slice(prefix.length)) : undefined;
+      const body = name ? files[name] : undefined;
+      if (body === undefined) return void res.writeHead(404).end();
+      served.push(name!);
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    hub = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('is refused unless allowed', async () => {
+    const embedder = await selectEmbedder({ modelPath: root + sep, source: folderSource(root), model: HUB_MODEL, remoteHost: hub });
+    expect(embedder).toBeInstanceOf(HashingEmbedder);
+    expect(served).toEqual([]);
+  });
+
+  it('fetches the files once, then loads them from the cache', async () => {
+    const select = () =>
+      selectEmbedder({
+        modelPath: root + sep,
+        source: folderSource(root),
+        model: HUB_MODEL,
+        allowRemote: true,
+        remoteHost: hub,
+        transformers: { cacheDir },
+      });
+    const first = await select();
+    expect(first).toBeInstanceOf(TransformersEmbedder);
+    expect(describeEmbedder(first)).toMatchObject({ status: 'available', dimensions: 0 }); // known once loaded
+    expect(describeEmbedder(first).reason).toContain(hub);
+    const [a] = await first.embed(['fetched once']);
+    expect(first.dimensions).toBe(16);
+    expect(norm(a!)).toBeCloseTo(1, 5);
+    expect(served).toEqual(expect.arrayContaining(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx']));
+    const fetched = served.length;
+
+    const second = await select(); // a new worker lifetime: a new pipeline, the same cache
+    const [b] = await second.embed(['fetched once']);
+    expect(served.length).toBe(fetched);
+    for (let i = 0; i < 16; i++) expect(b![i]).toBeCloseTo(a![i]!, 6);
   });
 });

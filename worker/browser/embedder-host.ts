@@ -23,17 +23,21 @@ export interface BrowserEmbedderOptions {
   model?: string;
   /** Fetch the model from the hub when it is not served here (once; Cache Storage keeps it). Default false. */
   allowRemote?: boolean;
+  /** The hub to fetch from, absolute or relative to this origin. Default the Hugging Face hub. */
+  modelHost?: string;
 }
 
 /**
  * The options the worker was registered with, as query parameters of its script URL:
- * `register({scriptUrl: '/sw.js?embedding-model=Xenova/bge-small-en-v1.5&allow-remote-models=true'})`.
+ * `register({scriptUrl: '/sw.js?embedding-model=Xenova/all-MiniLM-L12-v2&allow-remote-models=true'})`;
+ * `model-host=<url>` names another hub (a mirror).
  */
 export function optionsFromScriptUrl(url: string): BrowserEmbedderOptions {
   const params = new URL(url).searchParams;
   const model = params.get('embedding-model')?.trim();
   const remote = params.get('allow-remote-models');
-  return { ...(model ? { model } : {}), allowRemote: remote === 'true' || remote === '1' };
+  const host = params.get('model-host')?.trim();
+  return { ...(model ? { model } : {}), allowRemote: remote === 'true' || remote === '1', ...(host ? { modelHost: host } : {}) };
 }
 
 /**
@@ -48,6 +52,7 @@ export function createBrowserEmbedder(
     source: fetchModelSource(new URL(MODELS_URL, self.location.origin)),
     ...(options.model ? { model: options.model } : {}),
     allowRemote: options.allowRemote ?? false,
+    ...(options.modelHost ? { remoteHost: new URL(options.modelHost, self.location.origin).href } : {}),
     transformers: { onnx: { wasmPaths: { wasm: new URL(ORT_WASM_URL, self.location.origin).href }, numThreads: 1 } },
   });
 }

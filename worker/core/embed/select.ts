@@ -49,9 +49,11 @@ export interface SelectOptions {
   model?: string;
   /** Fetch the model from the hub when its files are not local (once; cached). Default false. */
   allowRemote?: boolean;
+  /** The hub to fetch from (see TransformersOptions.remoteHost). Default the Hugging Face hub. */
+  remoteHost?: string;
   hashing?: HashingOptions;
   /** Passed on to the transformers embedder (batching budget, onnxruntime-web settings, …). */
-  transformers?: Omit<TransformersOptions, 'model' | 'modelPath' | 'allowRemote' | 'dtype' | 'dimensions'>;
+  transformers?: Omit<TransformersOptions, 'model' | 'modelPath' | 'allowRemote' | 'remoteHost' | 'dtype' | 'dimensions'>;
 }
 
 /** The active embedder; its `describe()` says which and why (`reason`). */
@@ -71,7 +73,7 @@ export async function selectEmbedder(options: SelectOptions): Promise<HashingEmb
     ({ dtype, dimensions } = probe);
     reason = `model files found at ${where} (${ONNX_FILE_OF[dtype]})`;
   } else if (options.allowRemote) {
-    reason = `no model files at ${where} (${probe.reason}); fetching ${model} from the model hub once, then cached`;
+    reason = `no model files at ${where} (${probe.reason}); fetching ${model} from ${options.remoteHost ?? 'the model hub'} once, then cached`;
   } else {
     return hashing(`no sentence-embedding model: ${probe.reason} at ${where}; the hashing embedder needs no files`);
   }
@@ -83,6 +85,7 @@ export async function selectEmbedder(options: SelectOptions): Promise<HashingEmb
     model,
     modelPath: options.modelPath,
     allowRemote: options.allowRemote ?? false,
+    ...(options.remoteHost ? { remoteHost: options.remoteHost } : {}),
     dtype,
     ...(dimensions ? { dimensions } : {}),
   });

@@ -31,6 +31,13 @@ export interface TransformersOptions {
   dtype?: ModelDtype;
   /** Fetch missing files from the model hub once and cache them. Default false: local files only. */
   allowRemote?: boolean;
+  /**
+   * The hub to fetch from when `allowRemote`: a URL to which `<model>/resolve/main/<file>` is appended.
+   * Default the Hugging Face hub; a mirror, or a test's local server, otherwise.
+   */
+  remoteHost?: string;
+  /** Node: the folder that caches fetched files (browsers use Cache Storage). Default transformers.js's. */
+  cacheDir?: string;
   /** Vector length when known before loading (the config's `hidden_size`); corrected once loaded. */
   dimensions?: number;
   /** Longer texts are truncated to this many tokens (MiniLM was trained on 256). Default 256. */
@@ -172,6 +179,8 @@ export class TransformersEmbedder implements Embedder {
     env.allowLocalModels = true;
     env.allowRemoteModels = allowRemote;
     env.useBrowserCache = allowRemote && typeof caches !== 'undefined';
+    if (this.options.remoteHost) env.remoteHost = this.options.remoteHost.endsWith('/') ? this.options.remoteHost : `${this.options.remoteHost}/`;
+    if (this.options.cacheDir) env.cacheDir = this.options.cacheDir;
     const wasm = env.backends.onnx?.wasm;
     if (wasm && onnx) {
       if (onnx.wasmPaths) wasm.wasmPaths = onnx.wasmPaths;
