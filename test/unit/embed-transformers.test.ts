@@ -191,3 +191,16 @@ describe('fetching from a model hub when allowed', () => {
     for (let i = 0; i < 16; i++) expect(b![i]).toBeCloseTo(a![i]!, 6);
   });
 });
+
+describe('meanPool', () => {
+  it('averages the masked tokens of each sequence like transformers.js mean_pooling', async () => {
+    const { Tensor, mean_pooling } = await import('@huggingface/transformers');
+    const { meanPool } = await import('../../worker/core/embed/transformers.ts');
+    const [batch, length, width] = [3, 5, 4];
+    const hidden = new Tensor('float32', Float32Array.from({ length: batch * length * width }, (_, i) => Math.sin(i)), [batch, length, width]);
+    const mask = new Tensor('int64', BigInt64Array.from([1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0].map(BigInt)), [batch, length]);
+    const ours = meanPool(hidden, mask);
+    const theirs = mean_pooling(hidden, mask).tolist() as number[][];
+    ours.forEach((row, b) => row.forEach((x, i) => expect(x).toBeCloseTo(theirs[b]![i]!, 6)));
+  });
+});

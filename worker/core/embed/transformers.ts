@@ -16,7 +16,7 @@
  * about `sliceBudgetMs`, and yields to the event loop between batches, so requests that arrive meanwhile
  * are answered between two batches. `longestSliceMs` reports the longest batch seen.
  */
-import { env, mean_pooling, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
+import { env, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
 import { normalize, yieldToEventLoop, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { DEFAULT_MODEL, type ModelDtype } from './model-files.ts';
 
@@ -153,7 +153,7 @@ export class TransformersEmbedder implements Embedder {
   private async run(pipe: FeatureExtractionPipeline, texts: string[]): Promise<Float32Array[]> {
     // Empty strings would tokenise to [CLS] [SEP] and get a vector that means nothing: give them zero.
     const nonEmpty = texts.map((t, i) => [t, i] as const).filter(([t]) => t.trim() !== '');
-    const result = texts.map(() => new Float32Array(this.dimensions));
+    const result: Float32Array[] = texts.map(() => new Float32Array(this.dimensions));
     if (nonEmpty.length === 0) return result;
     // What the pipeline's own call does, with our truncation length (its tokenizer would use the
     // config's model_max_length, 512 for MiniLM, though the model was trained on 256).
@@ -162,12 +162,8 @@ export class TransformersEmbedder implements Embedder {
       { padding: true, truncation: true, max_length: this.options.maxTokens ?? 256 },
     );
     const outputs = (await pipe.model(inputs)) as { last_hidden_state: Tensor };
-    const tensor = mean_pooling(outputs.last_hidden_state, inputs.attention_mask as Tensor);
-    const [rows, width] = tensor.dims as [number, number];
-    const data = tensor.data as Float32Array;
-    for (let r = 0; r < rows; r++) {
-      result[nonEmpty[r]![1]] = normalize(Float32Array.from(data.subarray(r * width, (r + 1) * width)));
-    }
+    const pooled = meanPool(outputs.last_hidden_state, inputs.attention_mask as Tensor);
+    pooled.forEach((vector, r) => (result[nonEmpty[r]![1]] = normalize(vector)));
     return result;
   }
 
@@ -198,4 +194,31 @@ export class TransformersEmbedder implements Embedder {
     this.stats.loadMs = performance.now() - started;
     return pipe;
   }
+}
+
+/**
+ * Mean of each sequence's token vectors where the attention mask is set: what transformers.js's
+ * `mean_pooling` computes, in one pass over typed arrays; 4-10x faster than that one, which converts
+ * every mask element from BigInt (Node, warmed up: 32 x 100 tokens x 32 wide 0.8 vs 4 ms; 8 x 128 x 384
+ * 2 vs 17 ms), and that cost was comparable to the tiny model's whole inference.
+ */
+export function meanPool(hidden: Tensor, mask: Tensor): Float32Array[] {
+  const [batch, length, width] = hidden.dims as [number, number, number];
+  const data = hidden.data as Float32Array;
+  const bits = mask.data as BigInt64Array | Int32Array | Float32Array;
+  const out: Float32Array[] = [];
+  for (let b = 0; b < batch; b++) {
+    const sum = new Float32Array(width);
+    let count = 0;
+    for (let t = 0; t < length; t++) {
+      // eslint-disable-next-line eqeqeq -- 0n == 0 for BigInt masks, 0 == 0 for number masks
+      if (bits[b * length + t] == 0) continue;
+      count++;
+      const offset = (b * length + t) * width;
+      for (let i = 0; i < width; i++) sum[i]! += data[offset + i]!;
+    }
+    if (count > 0) for (let i = 0; i < width; i++) sum[i]! /= count;
+    out.push(sum);
+  }
+  return out;
 }
