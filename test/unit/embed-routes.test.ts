@@ -20,7 +20,7 @@ describe('/api/embeddings', () => {
   it('reports the hashing embedder by default', async () => {
     const response = await (await app()).request('/api/embeddings');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ id: 'hashing-v1-384', dimensions: 384, kind: 'hashing', status: 'ready' });
+    expect(await response.json()).toEqual({ id: 'hashing-v2-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
   });
 
   it('embeds texts in order with the active embedder', async () => {
@@ -28,8 +28,8 @@ describe('/api/embeddings', () => {
     const response = await (await app()).request('/api/embeddings', post({ texts }));
     expect(response.status).toBe(200);
     const body = (await response.json()) as { embedder: string; dimensions: number; vectors: number[][] };
-    expect(body.embedder).toBe('hashing-v1-384');
-    expect(body.dimensions).toBe(384);
+    expect(body.embedder).toBe('hashing-v2-1024');
+    expect(body.dimensions).toBe(1024);
     const expected = await new HashingEmbedder().embed(texts);
     expect(body.vectors).toHaveLength(3);
     body.vectors.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(expected[i]![j]!, 6)));
