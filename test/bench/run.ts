@@ -22,7 +22,10 @@
  *  4. worker cold start (stopped through CDP) to the first answer;
  *  4b. live streams: write-to-frame latency in another tab, and the RPC path against fetch for reading one
  *     asset, as a ratio (test/bench/streams.ts);
- *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node).
+ *  4c. search at 10,000 and 100,000 generated snippets, each in a fresh context: p50/p95 in the worker
+ *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts);
+ *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node);
+ *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node).
  * Figures go to stdout and to .bench/results.json.
  *
  * Environment: TESSERA_DIST or --dist (build folder to serve, default dist/), BENCH_PORT (default 4175),
@@ -35,6 +38,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { fragmentSeed } from '../support/seeds.ts';
+import { runSearchBench } from './search.ts';
+import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
 
 // ---------------------------------------------------------------------------------------------------
@@ -993,6 +998,14 @@ async function main(): Promise<number> {
     // 4b. Live streams (write-to-frame in another tab) and the RPC path against fetch: test/bench/streams.ts.
     results.streams = await benchStreams({ page, ids, log, phase });
     noteLoad('streams');
+    // 4c. Search at 10,000 and 100,000 assets, and the first search after a stop: test/bench/search.ts.
+    const controls = new WeakMap<Page, WorkerControl>();
+    const stopWorkers = async (p: Page) => {
+      if (!controls.has(p)) controls.set(p, await WorkerControl.attach(p));
+      return controls.get(p)!.stop();
+    };
+    results.search = await runSearchBench({ browser, origin, stopWorkers, log, seed: SEED });
+    noteLoad('search');
     Object.assign(results.meta as Record<string, unknown>, { foreignCpuPercent: foreign, loadavgEnd: loadavg().map((x) => Math.round(x * 100) / 100) });
     log(`\nChromium part done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const shares = Object.entries(foreign).map(([k, v]) => `${k} ${v === undefined ? '?' : `${v.toFixed(1)}%`}`).join(', ');
@@ -1019,6 +1032,17 @@ async function main(): Promise<number> {
     console.error(`detect-accuracy failed:\n${detect.output.slice(-2000)}`);
   }
   results.detectAccuracy = { ok: detect.ok, seconds: detect.seconds, foreignCpuPercent: foreign.detectAccuracy, output: detect.output };
+
+  // 6. Search quality on CoSQA, in this process (Node, the core app on a memory store).
+  phase('Search quality — test/bench/search-quality.ts (Node)');
+  try {
+    const quality = await measureSearchQuality();
+    log(formatQuality(quality));
+    results.searchQuality = quality;
+  } catch (error) {
+    failed = true;
+    console.error(`search-quality failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
   results.totalSeconds = (Date.now() - started) / 1000;
 
   const file = join(OUT_DIR, 'results.json');

@@ -37,13 +37,16 @@ export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) 
     const out = await fn(tx, log);
     if (log.changes.size > 0) {
       let seq = await readSeq(tx);
+      // Issued together, not one after another: a write of many assets (an import) need not wait for
+      // each log entry before the next.
+      const writes: Promise<void>[] = [];
       for (const [asset, kind] of log.changes) {
         const event: ChangeRecord = { id: changeKey(++seq), seq, asset, kind };
-        await tx.put('changes', event);
-        await tx.delete('changes', changeKey(seq - CHANGE_LOG_SIZE));
+        writes.push(tx.put('changes', event), tx.delete('changes', changeKey(seq - CHANGE_LOG_SIZE)));
         events.push({ seq, asset, kind });
       }
-      await tx.put('meta', { id: SEQ_KEY, value: seq });
+      writes.push(tx.put('meta', { id: SEQ_KEY, value: seq }));
+      await Promise.all(writes);
     }
     return out;
   });

@@ -1,3 +1,4 @@
+import { assetScope } from '../assets/read.ts';
 import type { Context } from '../deps.ts';
 import type { Asset, Assets, InteractedAsset } from '../model/schemas.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
@@ -140,7 +141,7 @@ async function discover(ctx: Context, seeds: Seed[] | undefined, options: { tran
     const recent = [...inputs].sort((a, b) => b.weight - a.weight).map((s) => s.id);
     for (const id of recent) if (ranked.length < RELATED_LIMIT && (options.pseudo || !index.meta(id)?.pseudo)) ranked.push(id);
   }
-  const assets = await ctx.store.read((tx) => readAssets(tx, ranked, options.transferables));
+  const assets = await ctx.store.read((tx) => readAssets(tx, ranked, options.transferables), assetScope(options));
   return assetsOf(assets);
 }
 

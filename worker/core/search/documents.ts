@@ -161,6 +161,9 @@ export function splitProse(text: string): { code: string; prose: string } {
   return { code, prose: prose.join('\n') };
 }
 
+/** The collections a document is read from (the scope of a read transaction). */
+export const DOCUMENT_SCOPE = ['assets', 'formats', 'contents', 'tags', 'websites', 'persons', 'annotations'] as const;
+
 /** Reads the documents of some assets in the caller's transaction (missing assets are left out). */
 export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise<SearchDocument[]> {
   const assets = await tx.getMany('assets', ids);

@@ -1,7 +1,7 @@
 import type { Context } from '../deps.ts';
 import { changesSince, lastSeq } from '../feed/commit.ts';
 import type { Store } from '../store/store.ts';
-import { PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
+import { DOCUMENT_SCOPE, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
 import { LexicalIndex, type LexicalSnapshot } from './lexical.ts';
 
@@ -126,7 +126,7 @@ export class SearchIndex {
 
   private async readSnapshot(): Promise<SearchSnapshot | undefined> {
     try {
-      const record = (await this.ctx.store.read((tx) => tx.get('indexes', SNAPSHOT_ID))) as SearchSnapshot | undefined;
+      const record = (await this.ctx.store.read((tx) => tx.get('indexes', SNAPSHOT_ID), ['indexes'])) as SearchSnapshot | undefined;
       return record && record.version === SNAPSHOT_VERSION && Number.isInteger(record.seq) ? record : undefined;
     } catch (error) {
       console.warn(`search: cannot read the saved index (${(error as Error).message})`);
@@ -139,7 +139,7 @@ export class SearchIndex {
     const t0 = performance.now();
     // The seq first: a write committed between the two reads is then applied again by the next catch-up.
     const seq = await lastSeq(this.ctx);
-    const docs = await this.ctx.store.read((tx) => readAllDocuments(tx));
+    const docs = await this.ctx.store.read((tx) => readAllDocuments(tx), DOCUMENT_SCOPE);
     const lexical = new LexicalIndex<DocMeta>();
     for (const doc of docs) lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0);
     lexical.compact();
@@ -158,7 +158,7 @@ export class SearchIndex {
     const ids = [...new Set(changes.map((c) => c.asset))];
     for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
       const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
-      const docs = await this.ctx.store.read((tx) => readDocuments(tx, chunk));
+      const docs = await this.ctx.store.read((tx) => readDocuments(tx, chunk), DOCUMENT_SCOPE);
       this.apply(chunk, docs);
     }
     this.seq = changes[changes.length - 1]!.seq;

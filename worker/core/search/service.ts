@@ -1,4 +1,4 @@
-import { assembleAsset } from '../assets/read.ts';
+import { assembleAsset, assetScope } from '../assets/read.ts';
 import type { Context } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type {
@@ -166,7 +166,7 @@ export function rankedFromHits(index: LexicalIndex<DocMeta>, hits: Hits, words: 
 
 /** The wire SearchedAssets: each result with its asset, read in one transaction (assets deleted meanwhile are left out). */
 async function searchedAssets(ctx: Context, ranked: readonly Ranked[], transferables: boolean): Promise<SearchedAssets> {
-  const assets = await ctx.store.read((tx) => readAssets(tx, ranked.map((r) => r.id), transferables));
+  const assets = await ctx.store.read((tx) => readAssets(tx, ranked.map((r) => r.id), transferables), assetScope({ transferables }));
   const iterable: SearchedAsset[] = [];
   ranked.forEach((r, i) => {
     const asset = assets[i];
@@ -229,7 +229,7 @@ async function resolvePhrases(
         }
       }),
     );
-  });
+  }, ['assets', 'contents', 'annotations']);
   return found;
 }
 
