@@ -86,7 +86,14 @@ test('the worker loads the tiny model from the origin and embeds with transforme
   const after = await info(page);
   expect(after.status).toBe('ready');
   expect(after.stats!.texts).toBeGreaterThanOrEqual(3);
-  console.log(`tiny model in the worker: loaded in ${after.stats!.loadMs.toFixed(0)} ms`);
+
+  // A worker stopped when idle loads the model again on its next embedding; `{texts: []}` only loads.
+  await stopServiceWorkers(page);
+  expect((await info(page)).status).toBe('available');
+  expect((await embed(page, [])).body.vectors).toEqual([]);
+  const restarted = await info(page);
+  expect(restarted.status).toBe('ready');
+  console.log(`tiny model in the worker: loaded in ${after.stats!.loadMs.toFixed(0)} ms, again after a restart in ${restarted.stats!.loadMs.toFixed(0)} ms`);
 });
 
 test('with network allowed, the worker fetches a model from a hub once and then runs it from Cache Storage', async ({ context, page }) => {
