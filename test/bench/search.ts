@@ -293,7 +293,7 @@ const PROSE = (
   'safe simple clear careful quick weekly daily release team meeting review deploy production staging backup migration'
 ).split(' ');
 
-class SnippetGen {
+export class SnippetGen {
   private state: number;
   constructor(
     seed: number,

@@ -3,6 +3,7 @@ import { createApp } from '../../worker/core/app.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { CHANGE_LOG_SIZE, lastSeq } from '../../worker/core/feed/commit.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
+import { DOC_META_CODEC, type DocMeta } from '../../worker/core/search/documents.ts';
 import { SNAPSHOT_ID, SNAPSHOT_VERSION, useSearchIndex, type SearchIndex, type SearchSnapshot } from '../../worker/core/search/search-index.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
@@ -125,6 +126,18 @@ describe('the search index across restarts', () => {
     expect(await first.search('epsilon')).toEqual([b]);
     await first.index.flush();
     expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx));
+  });
+
+  it('writes document metadata compactly and reads it back whole', () => {
+    const meta: DocMeta = {
+      name: 'x', created: 1, updated: 2, specifics: ['py'], generic: 'CODE', pseudo: false,
+      tagIds: [], tags: [], websiteIds: ['w'], websites: ['https://a.example'], personIds: [], persons: [], usage: 0,
+    };
+    const text = DOC_META_CODEC.encode(meta);
+    expect(text).toBe('{"name":"x","created":1,"updated":2,"specifics":["py"],"generic":"CODE","websiteIds":["w"],"websites":["https://a.example"]}');
+    expect(DOC_META_CODEC.decode(text)).toEqual(meta);
+    const full = { ...meta, pseudo: true, usage: 3, tags: ['t'], tagIds: ['i'] };
+    expect(DOC_META_CODEC.decode(DOC_META_CODEC.encode(full))).toEqual(full);
   });
 
   it('reports where the time went in Server-Timing', async () => {

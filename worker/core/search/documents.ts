@@ -10,7 +10,7 @@ import type {
   WebsiteRecord,
 } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
-import { FIELD_COUNT } from './lexical.ts';
+import { FIELD_COUNT, type MetaCodec } from './lexical.ts';
 import { terms } from './tokenize.ts';
 
 /**
@@ -38,6 +38,33 @@ export interface DocMeta {
   /** How much the asset was used: the sum of its score counters. */
   usage: number;
 }
+
+/** DocMeta in a snapshot: JSON without the empty lists and default values most documents have. */
+export const DOC_META_CODEC: MetaCodec<DocMeta> = {
+  encode(meta) {
+    return JSON.stringify(meta, (key, value) =>
+      key !== '' && ((Array.isArray(value) && value.length === 0) || value === false || (key === 'usage' && value === 0)) ? undefined : value,
+    );
+  },
+  decode(text) {
+    const m = JSON.parse(text) as Partial<DocMeta>;
+    return {
+      name: m.name ?? '',
+      created: m.created ?? 0,
+      updated: m.updated ?? 0,
+      specifics: m.specifics ?? [],
+      generic: m.generic ?? 'UNKNOWN',
+      pseudo: m.pseudo ?? false,
+      tagIds: m.tagIds ?? [],
+      tags: m.tags ?? [],
+      websiteIds: m.websiteIds ?? [],
+      websites: m.websites ?? [],
+      personIds: m.personIds ?? [],
+      persons: m.persons ?? [],
+      usage: m.usage ?? 0,
+    };
+  },
+};
 
 /** The index's per-document flag for pseudo assets (hidden unless asked for): checked without reading metadata. */
 export const PSEUDO = 1;

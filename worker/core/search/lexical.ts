@@ -74,6 +74,14 @@ export interface LexicalSnapshot {
   fieldLens: Uint32Array;
 }
 
+/** How a document's metadata is written into and read from a snapshot. */
+export interface MetaCodec<M> {
+  encode(meta: M): string;
+  decode(text: string): M;
+}
+
+const JSON_CODEC: MetaCodec<never> = { encode: (m) => JSON.stringify(m), decode: (t) => JSON.parse(t) as never };
+
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_U32 = new Uint32Array(0);
 
@@ -82,6 +90,7 @@ export class LexicalIndex<M> {
 
   // Vocabulary
   private terms: string[] = [];
+  /** Ids of the terms added since the last install (the sorted ones are found by binary search). */
   private termIds = new Map<string, number>();
   /** terms[0 .. sortedCount) are in sorted order. */
   private sortedCount = 0;
@@ -92,13 +101,15 @@ export class LexicalIndex<M> {
   private metas: (M | undefined)[] = [];
   /** Metadata not parsed yet (restored slots). */
   private metaJson: (string | undefined)[] = [];
-  private flagList: number[] = [];
-  private slotOf = new Map<string, number>();
+  private flagList: Uint8Array = new Uint8Array(64);
+  /** id -> slot, built on first use after a restore (a search needs none). */
+  private slotMap: Map<string, number> | undefined = new Map();
   /** The forward index; undefined entries are derived from the flat postings when first needed. */
   private fwdTerms: (Int32Array | undefined)[] = [];
   private fwdTfs: (Uint32Array | undefined)[] = [];
   private forwardComplete = true;
-  private fieldLens: number[] = [];
+  /** Slot s, field f at s * FIELD_COUNT + f; grows by doubling. */
+  private fieldLens: Uint32Array = new Uint32Array(64 * FIELD_COUNT);
   private totalLens = new Array<number>(FIELD_COUNT).fill(0);
   private live = 0;
   private dead = 0;
@@ -120,7 +131,10 @@ export class LexicalIndex<M> {
   private wordAcc = new Uint32Array(0);
   private seen = new Uint8Array(0);
 
-  constructor(params: Bm25Params = DEFAULT_BM25) {
+  constructor(
+    params: Bm25Params = DEFAULT_BM25,
+    private codec: MetaCodec<M> = JSON_CODEC,
+  ) {
     this.params = params;
   }
 
@@ -142,11 +156,20 @@ export class LexicalIndex<M> {
   }
 
   has(id: string): boolean {
-    return this.slotOf.has(id);
+    return this.slotOf().has(id);
   }
 
   slot(id: string): number | undefined {
-    return this.slotOf.get(id);
+    return this.slotOf().get(id);
+  }
+
+  private slotOf(): Map<string, number> {
+    if (!this.slotMap) {
+      const map = new Map<string, number>();
+      for (let s = 0; s < this.ids.length; s++) if (this.ids[s] !== undefined) map.set(this.ids[s]!, s);
+      this.slotMap = map;
+    }
+    return this.slotMap;
   }
 
   idOf(slot: number): string | undefined {
@@ -155,7 +178,7 @@ export class LexicalIndex<M> {
 
   /** The flags given to `set` (a cheap per-document bit field for hot filters). */
   flags(slot: number): number {
-    return this.flagList[slot] ?? 0;
+    return slot < this.ids.length ? this.flagList[slot]! : 0;
   }
 
   metaOf(slot: number): M | undefined {
@@ -163,7 +186,7 @@ export class LexicalIndex<M> {
     if (meta === undefined) {
       const json = this.metaJson[slot];
       if (json === undefined) return undefined;
-      meta = JSON.parse(json) as M;
+      meta = this.codec.decode(json);
       this.metas[slot] = meta;
       this.metaJson[slot] = undefined;
     }
@@ -171,7 +194,7 @@ export class LexicalIndex<M> {
   }
 
   meta(id: string): M | undefined {
-    const slot = this.slotOf.get(id);
+    const slot = this.slotOf().get(id);
     return slot === undefined ? undefined : this.metaOf(slot);
   }
 
@@ -181,7 +204,7 @@ export class LexicalIndex<M> {
   }
 
   termId(term: string): number | undefined {
-    const id = this.termIds.get(term);
+    const id = this.lookup(term);
     return id !== undefined && this.df[id]! > 0 ? id : undefined;
   }
 
@@ -230,23 +253,25 @@ export class LexicalIndex<M> {
     this.ids.push(id);
     this.metas.push(meta);
     this.metaJson.push(undefined);
-    this.flagList.push(flags);
+    if (this.flagList.length <= slot) this.flagList = grow(this.flagList, slot + 1);
+    this.flagList[slot] = flags;
     this.fwdTerms.push(fwdTerms);
     this.fwdTfs.push(fwdTfs);
+    if (this.fieldLens.length < (slot + 1) * FIELD_COUNT) this.fieldLens = grow(this.fieldLens, (slot + 1) * FIELD_COUNT);
     for (let f = 0; f < FIELD_COUNT; f++) {
-      this.fieldLens.push(lens[f]!);
+      this.fieldLens[slot * FIELD_COUNT + f] = lens[f]!;
       this.totalLens[f]! += lens[f]!;
     }
-    this.slotOf.set(id, slot);
+    this.slotOf().set(id, slot);
     this.live++;
     this.normsValid = false;
   }
 
   remove(id: string): boolean {
-    const slot = this.slotOf.get(id);
+    const slot = this.slotOf().get(id);
     if (slot === undefined) return false;
     this.ensureForward();
-    this.slotOf.delete(id);
+    this.slotOf().delete(id);
     for (const t of this.fwdTerms[slot]!) this.df[t]!--;
     for (let f = 0; f < FIELD_COUNT; f++) this.totalLens[f]! -= this.fieldLens[slot * FIELD_COUNT + f]!;
     this.ids[slot] = undefined;
@@ -409,8 +434,22 @@ export class LexicalIndex<M> {
     this.normsValid = false;
   }
 
+  /** A term's id: binary search in the sorted part, then the terms added since. */
+  private lookup(term: string): number | undefined {
+    let lo = 0;
+    let hi = this.sortedCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = this.terms[mid]!;
+      if (t < term) lo = mid + 1;
+      else if (t > term) hi = mid;
+      else return mid;
+    }
+    return this.termIds.get(term);
+  }
+
   private intern(term: string): number {
-    let id = this.termIds.get(term);
+    let id = this.lookup(term);
     if (id === undefined) {
       id = this.terms.length;
       this.terms.push(term);
@@ -462,12 +501,12 @@ export class LexicalIndex<M> {
     return {
       terms: c.terms.join('\n'),
       ids: c.ids,
-      meta: c.ids.map((_, s) => c.metaJson[s] ?? JSON.stringify(c.metas[s])),
-      flags: Uint8Array.from(c.flags),
+      meta: c.ids.map((_, s) => c.metaJson[s] ?? this.codec.encode(c.metas[s]!)),
+      flags: c.flags.slice(0, c.ids.length),
       postStart: c.start,
       postSlots: c.slots,
       postTfs: c.tfs,
-      fieldLens: Uint32Array.from(c.fieldLens),
+      fieldLens: c.fieldLens,
     };
   }
 
@@ -489,10 +528,10 @@ export class LexicalIndex<M> {
     const ids: string[] = [];
     const metas: (M | undefined)[] = [];
     const metaJson: (string | undefined)[] = [];
-    const flags: number[] = [];
+    const flags = new Uint8Array(this.live);
     const fwdTerms: Int32Array[] = [];
     const fwdTfs: Uint32Array[] = [];
-    const fieldLens: number[] = [];
+    const fieldLens = new Uint32Array(this.live * FIELD_COUNT);
     for (let s = 0; s < this.ids.length; s++) {
       const id = this.ids[s];
       if (id === undefined) continue;
@@ -502,10 +541,10 @@ export class LexicalIndex<M> {
       ids.push(id);
       metas.push(this.metas[s]);
       metaJson.push(this.metaJson[s]);
-      flags.push(this.flagList[s]!);
+      flags[ids.length - 1] = this.flagList[s]!;
       fwdTerms.push(mapped);
       fwdTfs.push(this.fwdTfs[s]!);
-      for (let f = 0; f < FIELD_COUNT; f++) fieldLens.push(this.fieldLens[s * FIELD_COUNT + f]!);
+      fieldLens.set(this.fieldLens.subarray(s * FIELD_COUNT, (s + 1) * FIELD_COUNT), (ids.length - 1) * FIELD_COUNT);
     }
     // Invert: count per term, prefix sums, fill (slots ascending within each term).
     const start = new Int32Array(terms.length + 1);
@@ -528,7 +567,7 @@ export class LexicalIndex<M> {
   }
 
   /** An index from a snapshot. Throws when the snapshot is inconsistent. */
-  static restore<M>(snap: LexicalSnapshot, params: Bm25Params = DEFAULT_BM25): LexicalIndex<M> {
+  static restore<M>(snap: LexicalSnapshot, params: Bm25Params = DEFAULT_BM25, codec: MetaCodec<M> = JSON_CODEC): LexicalIndex<M> {
     const terms = snap.terms === '' ? [] : snap.terms.split('\n');
     const n = snap.ids.length;
     const total = snap.postSlots.length;
@@ -546,8 +585,9 @@ export class LexicalIndex<M> {
     }
     for (let t = 0; t < terms.length; t++) if (snap.postStart[t + 1]! < snap.postStart[t]!) throw new Error('search snapshot: inconsistent postings');
     // Slots are not checked one by one (a restore must be quick): an out-of-range slot reads as a retired one.
-    const index = new LexicalIndex<M>(params);
-    index.install(terms, snap.ids, new Array(n), snap.meta, Array.from(snap.flags), Array.from(snap.fieldLens), snap.postStart, snap.postSlots, snap.postTfs);
+    const index = new LexicalIndex<M>(params, codec);
+    index.install(terms, snap.ids, new Array(n), snap.meta, snap.flags, snap.fieldLens, snap.postStart, snap.postSlots, snap.postTfs);
+    index.slotMap = undefined;
     index.fwdTerms = new Array(n);
     index.fwdTfs = new Array(n);
     index.forwardComplete = n === 0;
@@ -560,14 +600,14 @@ export class LexicalIndex<M> {
     ids: string[],
     metas: (M | undefined)[],
     metaJson: (string | undefined)[],
-    flags: number[],
-    fieldLens: number[],
+    flags: Uint8Array,
+    fieldLens: Uint32Array,
     start: Int32Array,
     slots: Int32Array,
     tfs: Uint32Array,
   ) {
     this.terms = terms;
-    this.termIds = new Map(terms.map((t, i) => [t, i]));
+    this.termIds = new Map();
     this.sortedCount = terms.length;
     this.df = new Array<number>(terms.length);
     for (let t = 0; t < terms.length; t++) this.df[t] = start[t + 1]! - start[t]!;
@@ -575,7 +615,7 @@ export class LexicalIndex<M> {
     this.metas = metas;
     this.metaJson = metaJson;
     this.flagList = flags;
-    this.slotOf = new Map(ids.map((id, s) => [id, s]));
+    this.slotMap = new Map(ids.map((id, s) => [id, s]));
     this.fieldLens = fieldLens;
     this.live = ids.length;
     this.dead = 0;
@@ -592,6 +632,13 @@ export class LexicalIndex<M> {
 }
 
 let generations = 0;
+
+/** A copy of a typed array with room for at least `min` elements (doubling). */
+function grow<T extends Uint8Array | Uint32Array>(array: T, min: number): T {
+  const next = new (array.constructor as new (n: number) => T)(Math.max(min, array.length * 2));
+  next.set(array);
+  return next;
+}
 
 /** The `k` touched slots with the highest scores, best first (ties: lower slot first). */
 function topK(touched: number[], scores: Float64Array, k: number): number[] {

@@ -1,9 +1,9 @@
 import type { Context } from '../deps.ts';
 import { changesSince, lastSeq } from '../feed/commit.ts';
 import type { Store } from '../store/store.ts';
-import { DOCUMENT_SCOPE, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
+import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
-import { LexicalIndex, type LexicalSnapshot } from './lexical.ts';
+import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical.ts';
 
 /**
  * The search index of one store, kept in step with the change log and saved as a snapshot.
@@ -31,7 +31,7 @@ export interface SearchIndexOptions {
 
 /** The snapshot's record id in the `indexes` collection, and its format version (bump on any change of layout or analysis). */
 export const SNAPSHOT_ID = 'search';
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 
 export interface SearchSnapshot {
   id: string;
@@ -47,7 +47,7 @@ export interface SearchSnapshot {
 const CATCH_UP_CHUNK = 500;
 
 export class SearchIndex {
-  private lexical = new LexicalIndex<DocMeta>();
+  private lexical = new LexicalIndex<DocMeta>(DEFAULT_BM25, DOC_META_CODEC);
   readonly typos = new TypoIndex(() => this.lexical);
   private seq = 0;
   private loaded = false;
@@ -111,7 +111,7 @@ export class SearchIndex {
     const snapshot = await this.readSnapshot();
     if (snapshot) {
       try {
-        this.lexical = LexicalIndex.restore<DocMeta>(snapshot.data);
+        this.lexical = LexicalIndex.restore(snapshot.data, DEFAULT_BM25, DOC_META_CODEC);
         this.typos.restore(Array.isArray(snapshot.typos) ? snapshot.typos : undefined);
         this.seq = snapshot.seq;
         this.loaded = true;
@@ -140,7 +140,7 @@ export class SearchIndex {
     // The seq first: a write committed between the two reads is then applied again by the next catch-up.
     const seq = await lastSeq(this.ctx);
     const docs = await this.ctx.store.read((tx) => readAllDocuments(tx), DOCUMENT_SCOPE);
-    const lexical = new LexicalIndex<DocMeta>();
+    const lexical = new LexicalIndex<DocMeta>(DEFAULT_BM25, DOC_META_CODEC);
     for (const doc of docs) lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0);
     lexical.compact();
     this.lexical = lexical;
