@@ -3,7 +3,7 @@ import type { Context } from '../deps.ts';
 import type { Asset, Assets, InteractedAsset } from '../model/schemas.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
 import type { LexicalIndex, QueryTerm } from './lexical.ts';
-import { assetsOf, readAssets } from './service.ts';
+import { assetsByIds, assetsOf } from './service.ts';
 import { searchIndexFor } from './search-index.ts';
 import { terms as textTerms } from './tokenize.ts';
 
@@ -141,7 +141,7 @@ async function discover(ctx: Context, seeds: Seed[] | undefined, options: { tran
     const recent = [...inputs].sort((a, b) => b.weight - a.weight).map((s) => s.id);
     for (const id of recent) if (ranked.length < RELATED_LIMIT && (options.pseudo || !index.meta(id)?.pseudo)) ranked.push(id);
   }
-  const assets = await ctx.store.read((tx) => readAssets(tx, ranked, options.transferables), assetScope(options));
+  const assets = await ctx.store.read((tx) => assetsByIds(tx, ranked, options.transferables), assetScope(options));
   return assetsOf(assets);
 }
 

@@ -68,7 +68,7 @@ export function compileFilters(filters: AssetFilters | null | undefined, options
     const tags = values(filter.tags, `${where}.tags`);
     if (tags) {
       kinds.add('TAGS');
-      own.push((m) => tags.some((t) => m.tagIds.includes(t.raw) || m.tags.includes(t.lower)));
+      own.push((m) => tags.some((t) => hasTag(m, t)));
     }
     const websites = values(filter.websites, `${where}.websites`);
     if (websites) {
@@ -110,6 +110,11 @@ export function compileFilters(filters: AssetFilters | null | undefined, options
     .filter((n): n is Node => n !== undefined);
   const test: Node = top.length === 0 ? () => true : group(top, 'AND');
   return { test, phrases, kinds, empty: top.length === 0 };
+}
+
+/** Whether an asset carries a tag, named by its id or (any case) its text. */
+export function hasTag(meta: DocMeta, tag: { raw: string; lower: string }): boolean {
+  return meta.tagIds.includes(tag.raw) || meta.tags.includes(tag.lower);
 }
 
 /** A list criterion: undefined when absent or empty; blank values are a 422. */

@@ -1,6 +1,7 @@
 import { assembleAsset, assetScope } from '../assets/read.ts';
 import type { Context } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import * as build from '../model/build.ts';
 import type {
   Asset,
   Assets,
@@ -12,7 +13,7 @@ import type {
 } from '../model/schemas.ts';
 import type { ReadTx } from '../store/store.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
-import { compileFilters, containsPhrase, type PhraseCriterion } from './filters.ts';
+import { compileFilters, containsPhrase, hasTag, type PhraseCriterion } from './filters.ts';
 import { contentText } from './documents.ts';
 import type { Hits, LexicalIndex } from './lexical.ts';
 import { analyseQuery } from './query.ts';
@@ -70,7 +71,7 @@ export async function searchAssets(
   const index = await searchIndexFor(ctx).current(timing);
   const ranked = timedSync(timing, 'rank', () => {
     const wanted = tags.map((t) => ({ raw: t, lower: t.toLowerCase() }));
-    const tagCount = (meta: DocMeta) => wanted.filter((t) => meta.tagIds.includes(t.raw) || meta.tags.includes(t.lower)).length;
+    const tagCount = (meta: DocMeta) => wanted.filter((t) => hasTag(meta, t)).length;
     const visible = (slot: number) => options.pseudo === true || (index.flags(slot) & PSEUDO) === 0;
     if (query) {
       const accept = wanted.length === 0 ? visible : (slot: number) => visible(slot) && tagCount(index.metaOf(slot)!) > 0;
@@ -166,7 +167,7 @@ export function rankedFromHits(index: LexicalIndex<DocMeta>, hits: Hits, words: 
 
 /** The wire SearchedAssets: each result with its asset, read in one transaction (assets deleted meanwhile are left out). */
 async function searchedAssets(ctx: Context, ranked: readonly Ranked[], transferables: boolean): Promise<SearchedAssets> {
-  const assets = await ctx.store.read((tx) => readAssets(tx, ranked.map((r) => r.id), transferables), assetScope({ transferables }));
+  const assets = await ctx.store.read((tx) => assetsByIds(tx, ranked.map((r) => r.id), transferables), assetScope({ transferables }));
   const iterable: SearchedAsset[] = [];
   ranked.forEach((r, i) => {
     const asset = assets[i];
@@ -178,7 +179,7 @@ async function searchedAssets(ctx: Context, ranked: readonly Ranked[], transfera
 }
 
 /** The wire assets of some ids, in order (undefined where an asset no longer exists). */
-export async function readAssets(tx: ReadTx, ids: readonly string[], transferables: boolean): Promise<(Asset | undefined)[]> {
+export async function assetsByIds(tx: ReadTx, ids: readonly string[], transferables: boolean): Promise<(Asset | undefined)[]> {
   const records = await tx.getMany('assets', ids);
   const byId = new Map(records.map((r) => [r.id, r]));
   return Promise.all(ids.map((id) => {
@@ -187,9 +188,9 @@ export async function readAssets(tx: ReadTx, ids: readonly string[], transferabl
   }));
 }
 
+/** The wire Assets of the assets that still exist, in order. */
 export function assetsOf(list: readonly (Asset | undefined)[]): Assets {
-  const iterable = list.filter((a): a is Asset => a !== undefined);
-  return { iterable, indices: Object.fromEntries(iterable.map((a, i) => [a.id, i])) };
+  return build.collectionOf(list.filter((a): a is Asset => a !== undefined), (a) => a);
 }
 
 /**
