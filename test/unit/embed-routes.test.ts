@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../worker/core/app.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
+import { DeferredEmbedder } from '../../worker/core/embed/select.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { testClassifier } from '../support/classifier.ts';
@@ -50,5 +51,33 @@ describe('/api/embeddings', () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ error: { status: 503, code: 'embedder_unavailable' } });
     expect((await (await (await app(broken)).request('/api/embeddings')).json()) as object).toMatchObject({ id: 'broken', kind: 'custom' });
+  });
+});
+
+describe('DeferredEmbedder (chosen in the background)', () => {
+  it('waits for the choice before embedding, and reads id and dimensions only once chosen', async () => {
+    let choose!: (e: HashingEmbedder) => void;
+    const deferred = new DeferredEmbedder(new Promise((resolve) => (choose = resolve)));
+    expect(() => deferred.id).toThrow(/ready/);
+    expect(deferred.describe()).toMatchObject({ status: 'loading' });
+    const vectors = deferred.embed(['getUserName']);
+    choose(new HashingEmbedder({ dimensions: 64 }));
+    expect((await vectors)[0]!.length).toBe(64);
+    await deferred.ready();
+    expect([deferred.id, deferred.dimensions]).toEqual(['hashing-v2-64', 64]);
+  });
+
+  it('falls back to hashing when choosing fails, and says why', async () => {
+    const deferred = new DeferredEmbedder(Promise.reject(new Error('probe exploded')));
+    await deferred.ready();
+    expect(deferred.id).toBe('hashing-v2-1024');
+    expect(deferred.describe().reason).toContain('probe exploded');
+  });
+
+  it('serves the routes once chosen', async () => {
+    const api = await app(new DeferredEmbedder(new Promise((resolve) => setTimeout(() => resolve(new HashingEmbedder()), 20))));
+    expect(await (await api.request('/api/embeddings')).json()).toMatchObject({ id: 'hashing-v2-1024', status: 'ready' });
+    const response = await api.request('/api/embeddings', post({ texts: ['a'] }));
+    expect(((await response.json()) as { dimensions: number }).dimensions).toBe(1024);
   });
 });

@@ -1,6 +1,7 @@
 import { createApp } from '../core/app.ts';
 import { createLanguageClassifier, fetchModelFiles } from '../core/assets/language-detector.ts';
 import { withDefaults, type Context } from '../core/deps.ts';
+import { DeferredEmbedder } from '../core/embed/select.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
 import { createBrowserEmbedder } from './embedder-host.ts';
@@ -18,7 +19,8 @@ export interface ServiceApp {
 
 /** The browser host: IndexedDB store, BroadcastChannel feed and the language model, given to the core app. */
 export async function createServiceApp(base: string): Promise<ServiceApp> {
-  const [store, embedder] = await Promise.all([IdbStore.open(), createBrowserEmbedder()]);
+  const store = await IdbStore.open();
+  const embedder = new DeferredEmbedder(createBrowserEmbedder()); // probes /models/ meanwhile
   const feed = new BroadcastFeed();
   const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
   const ctx = withDefaults({ store, feed, classifier, base, embedder });

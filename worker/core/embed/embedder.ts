@@ -15,6 +15,11 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
   /** What it is and how it is doing, for people and the API (see `describeEmbedder`). */
   describe?(): EmbedderInfo;
+  /**
+   * Resolves once `id` and `dimensions` may be read: an embedder chosen in the background (see
+   * `DeferredEmbedder`) has them only then. Callers that store or compare ids await it first.
+   */
+  ready?(): Promise<void>;
 }
 
 /** What a host reports about its active embedder (`GET /api/embeddings`). */

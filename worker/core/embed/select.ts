@@ -10,6 +10,7 @@
  * is loaded on first use (or by `load()`), not here, so a host's start stays fast.
  */
 import { HashingEmbedder, type HashingOptions } from './hashing.ts';
+import { describeEmbedder, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { DEFAULT_MODEL, ONNX_FILE_OF, type ModelDtype } from './model-files.ts';
 import type { TransformersEmbedder, TransformersOptions } from './transformers.ts';
 
@@ -54,6 +55,58 @@ export interface SelectOptions {
   hashing?: HashingOptions;
   /** Passed on to the transformers embedder (batching budget, onnxruntime-web settings, …). */
   transformers?: Omit<TransformersOptions, 'model' | 'modelPath' | 'allowRemote' | 'remoteHost' | 'dtype' | 'dimensions'>;
+}
+
+/**
+ * An embedder chosen in the background, so a host's start does not wait for the probe (a round trip to
+ * the origin, on every worker start): `embed` and `ready()` wait for the choice; `id` and `dimensions`
+ * throw until it is made. A failed choice falls back to the hashing embedder.
+ */
+export class DeferredEmbedder implements Embedder {
+  private chosen: Embedder | undefined;
+  private readonly choice: Promise<Embedder>;
+
+  constructor(selection: Promise<Embedder>, fallback: () => Embedder = () => new HashingEmbedder()) {
+    this.choice = selection.then(
+      (embedder) => (this.chosen = embedder),
+      (error: unknown) => {
+        const embedder = fallback();
+        if (embedder instanceof HashingEmbedder) embedder.reason = `choosing an embedder failed: ${error instanceof Error ? error.message : String(error)}`;
+        return (this.chosen = embedder);
+      },
+    );
+  }
+
+  /** The chosen embedder, once chosen. */
+  get current(): Embedder | undefined {
+    return this.chosen;
+  }
+
+  get id(): string {
+    return this.settled().id;
+  }
+
+  get dimensions(): number {
+    return this.settled().dimensions;
+  }
+
+  async ready(): Promise<void> {
+    await (await this.choice).ready?.();
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return (await this.choice).embed(texts);
+  }
+
+  describe(): EmbedderInfo {
+    if (!this.chosen) return { id: '', dimensions: 0, kind: 'custom', status: 'loading', reason: 'choosing the embedder' };
+    return describeEmbedder(this.chosen);
+  }
+
+  private settled(): Embedder {
+    if (!this.chosen) throw new Error('the embedder is still being chosen: await ready() first');
+    return this.chosen;
+  }
 }
 
 /** The active embedder; its `describe()` says which and why (`reason`). */

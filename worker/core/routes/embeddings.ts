@@ -23,7 +23,10 @@ const EmbedRequestSchema = z.object({ texts: z.array(z.string()).max(MAX_TEXTS_P
  */
 export function embeddingRoutes(ctx: Context) {
   const app = new Hono();
-  app.get('/', (c) => c.json(describeEmbedder(ctx.embedder)));
+  app.get('/', async (c) => {
+    await ctx.embedder.ready?.();
+    return c.json(describeEmbedder(ctx.embedder));
+  });
   app.post('/', async (c) => {
     const started = performance.now();
     const { texts } = await requireBody(c, EmbedRequestSchema, ctx.maxBodyBytes, '{texts: string[]}');
@@ -36,6 +39,7 @@ export function embeddingRoutes(ctx: Context) {
       throw new ApiError(503, 'embedder_unavailable', `The embedder ${ctx.embedder.id} failed: ${message}`);
     }
     const embedded = performance.now();
+    await ctx.embedder.ready?.(); // settled by embed(); id and dimensions are readable
     const body = JSON.stringify({ embedder: ctx.embedder.id, dimensions: ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) });
     // Where the time went, for people and benchmarks (shown by browsers' devtools too).
     const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(embedded - read).toFixed(1)}, json;dur=${(performance.now() - embedded).toFixed(1)}`;
