@@ -111,6 +111,8 @@ async function discover(ctx: Context, seeds: Seed[] | undefined, options: { tran
   const inputs = seeds ?? recentActivity(index);
   const exclude = new Set(inputs.map((s) => s.id));
   const scores = new Map<number, number>();
+  /** Slots that share more than the language with some input: the language alone relates too much. */
+  const related = new Set<number>();
   for (const seed of inputs) {
     const profile = profileOf(index, seed);
     if (!profile) continue;
@@ -121,18 +123,18 @@ async function discover(ctx: Context, seeds: Seed[] | undefined, options: { tran
     for (const slot of index.slots()) {
       if (!accept(slot)) continue;
       const meta = index.metaOf(slot)!;
-      const s =
+      const shares =
         SHARE.lexical * (lexicalOf.get(slot) ?? 0) +
         SHARE.tags * shared(profile.meta.tagIds, meta.tagIds, profile.meta.tags, meta.tags) +
         SHARE.websites * shared(profile.meta.websiteIds, meta.websiteIds) +
-        SHARE.persons * shared(profile.meta.personIds, meta.personIds) +
-        SHARE.language * (profile.meta.specifics[0] !== undefined && profile.meta.specifics[0] === meta.specifics[0] ? 1 : 0);
-      if (s > 0) scores.set(slot, (scores.get(slot) ?? 0) + profile.weight * s);
+        SHARE.persons * shared(profile.meta.personIds, meta.personIds);
+      const language = profile.meta.specifics[0] !== undefined && profile.meta.specifics[0] === meta.specifics[0] ? SHARE.language : 0;
+      if (shares > 0) related.add(slot);
+      if (shares + language > 0) scores.set(slot, (scores.get(slot) ?? 0) + profile.weight * (shares + language));
     }
   }
   const ranked = [...scores]
-    // The language alone relates everything of that language: ask for more than that.
-    .filter(([, s]) => s > SHARE.language * maxWeight(inputs) + 1e-9)
+    .filter(([slot]) => related.has(slot))
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, RELATED_LIMIT)
     .map(([slot]) => index.idOf(slot)!);
@@ -143,10 +145,6 @@ async function discover(ctx: Context, seeds: Seed[] | undefined, options: { tran
   }
   const assets = await ctx.store.read((tx) => assetsByIds(tx, ranked, options.transferables), assetScope(options));
   return assetsOf(assets);
-}
-
-function maxWeight(seeds: readonly Seed[]): number {
-  return seeds.reduce((m, s) => Math.max(m, s.weight), 0);
 }
 
 /** The share of the input's ids (or lower-case texts) the candidate has too. */
