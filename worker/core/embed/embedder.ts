@@ -9,7 +9,10 @@ export interface Embedder {
    * `transformers:Xenova/all-MiniLM-L6-v2`. Two embedders with the same id give the same vectors.
    */
   readonly id: string;
-  /** Length of every vector `embed` returns. */
+  /**
+   * Length of every vector `embed` returns. A model fetched from a hub reports 0 until its first
+   * `embed` has loaded it (local models know it from their config.json).
+   */
   readonly dimensions: number;
   /** One vector per text, in order, each L2-normalised (an empty text gives the zero vector). */
   embed(texts: string[]): Promise<Float32Array[]>;
