@@ -52,6 +52,9 @@ export interface TransformersOptions {
 
 type Status = 'idle' | 'loading' | 'ready' | 'failed';
 
+/** transformers.js's own settings, restored for an embedder that does not set them (env is global). */
+const ENV_DEFAULTS = { remoteHost: env.remoteHost, cacheDir: env.cacheDir };
+
 export class TransformersEmbedder implements Embedder {
   readonly id: string;
   readonly model: string;
@@ -175,8 +178,9 @@ export class TransformersEmbedder implements Embedder {
     env.allowLocalModels = true;
     env.allowRemoteModels = allowRemote;
     env.useBrowserCache = allowRemote && typeof caches !== 'undefined';
-    if (this.options.remoteHost) env.remoteHost = this.options.remoteHost.endsWith('/') ? this.options.remoteHost : `${this.options.remoteHost}/`;
-    if (this.options.cacheDir) env.cacheDir = this.options.cacheDir;
+    const host = this.options.remoteHost;
+    env.remoteHost = host ? (host.endsWith('/') ? host : `${host}/`) : ENV_DEFAULTS.remoteHost;
+    env.cacheDir = this.options.cacheDir ?? ENV_DEFAULTS.cacheDir;
     const wasm = env.backends.onnx?.wasm;
     if (wasm && onnx) {
       if (onnx.wasmPaths) wasm.wasmPaths = onnx.wasmPaths;
