@@ -1,5 +1,5 @@
 /**
- * Search quality on CoSQA code search: nDCG@10, MRR@10 and Recall@10/100 of `GET /assets/search` with the
+ * Search quality on CoSQA code search: nDCG@10, MRR@10 and Recall@10/@50 (the search answers its best 50) of `GET /assets/search` with the
  * whole 6,267-function corpus loaded as assets, one relevant function per query (../shared/data/cosqa).
  *
  *   node --experimental-strip-types test/bench/search-quality.ts [--data <cosqa dir>] [--verbose]
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
+import { MAX_RANKED_RESULTS } from '../../worker/core/search/service.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 
@@ -34,7 +35,9 @@ export interface QualityResult {
   ndcg10: number;
   mrr10: number;
   recall10: number;
-  recall100: number;
+  /** Recall over everything the search answers (its best MAX_RANKED_RESULTS). */
+  recallAll: number;
+  answered: number;
   halves: { ndcg10: number; mrr10: number }[];
   loadSeconds: number;
   queryMsMean: number;
@@ -100,14 +103,14 @@ export async function measureSearchQuality(options: { data?: string; verbose?: b
     ndcg10: round(mean(list.map((r) => (r >= 0 && r < 10 ? 1 / Math.log2(r + 2) : 0)))),
     mrr10: round(mean(list.map((r) => (r >= 0 && r < 10 ? 1 / (r + 1) : 0)))),
     recall10: round(mean(list.map((r) => (r >= 0 && r < 10 ? 1 : 0)))),
-    recall100: round(mean(list.map((r) => (r >= 0 && r < 100 ? 1 : 0)))),
+    recallAll: round(mean(list.map((r) => (r >= 0 ? 1 : 0)))),
   });
   const half = Math.floor(ranks.length / 2);
   const halves = [ranks.slice(0, half), ranks.slice(half)].map((h) => {
     const m = metrics(h);
     return { ndcg10: m.ndcg10, mrr10: m.mrr10 };
   });
-  return { queries: queries.length, ...metrics(ranks), halves, loadSeconds: round(loadSeconds), queryMsMean: round(queryMs / queries.length) };
+  return { queries: queries.length, answered: MAX_RANKED_RESULTS, ...metrics(ranks), halves, loadSeconds: round(loadSeconds), queryMsMean: round(queryMs / queries.length) };
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
@@ -116,7 +119,7 @@ const round = (x: number) => Math.round(x * 10000) / 10000;
 export function formatQuality(r: QualityResult): string {
   return [
     `CoSQA (${r.queries} dev queries, 6,267 functions as assets, GET /assets/search):`,
-    `  nDCG@10 ${r.ndcg10.toFixed(4)}   MRR@10 ${r.mrr10.toFixed(4)}   Recall@10 ${r.recall10.toFixed(3)}   Recall@100 ${r.recall100.toFixed(3)}   (target nDCG@10 >= 0.38: ${r.ndcg10 >= 0.38 ? 'met' : 'NOT met'})`,
+    `  nDCG@10 ${r.ndcg10.toFixed(4)}   MRR@10 ${r.mrr10.toFixed(4)}   Recall@10 ${r.recall10.toFixed(3)}   Recall@${r.answered} ${r.recallAll.toFixed(3)}   (target nDCG@10 >= 0.38: ${r.ndcg10 >= 0.38 ? 'met' : 'NOT met'})`,
     `  halves: nDCG@10 ${r.halves.map((h) => h.ndcg10.toFixed(4)).join(' / ')}, MRR@10 ${r.halves.map((h) => h.mrr10.toFixed(4)).join(' / ')}`,
     `  corpus loaded in ${r.loadSeconds.toFixed(1)} s; ${r.queryMsMean.toFixed(2)} ms a query through app.request (Node, in-memory store)`,
   ].join('\n');
