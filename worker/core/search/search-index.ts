@@ -43,6 +43,9 @@ export interface SearchSnapshot {
   typos?: [string, string][];
 }
 
+/** A snapshot is written at most once every this many times what writing the last one took. */
+const SAVE_COST_FACTOR = 20;
+
 /** Applying the change log in chunks bounds how many documents are held at once. */
 const CATCH_UP_CHUNK = 500;
 
@@ -56,6 +59,7 @@ export class SearchIndex {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly options: Required<SearchIndexOptions>;
+  private lastSave = { ms: 0, end: -Infinity };
   /** How the last load went, for diagnostics and tests. */
   lastLoad: { from: 'snapshot' | 'rebuild'; ms: number; documents: number } | undefined;
 
@@ -173,11 +177,18 @@ export class SearchIndex {
     this.lexical.maintain();
   }
 
+  /**
+   * Schedules the snapshot a moment after the last change, and no sooner after the previous save than
+   * SAVE_COST_FACTOR times what that save cost: a big library (whose snapshot takes a while to write) is
+   * saved less often, and the changes since are replayed from the change log on the next start.
+   */
   private changed() {
     this.dirty = true;
     if (!this.options.persist) return;
     clearTimeout(this.saveTimer);
-    this.saveTimer = unref(setTimeout(() => void this.save(), this.options.snapshotDelayMs));
+    const sinceLast = performance.now() - this.lastSave.end;
+    const wait = Math.max(this.options.snapshotDelayMs, SAVE_COST_FACTOR * this.lastSave.ms - sinceLast);
+    this.saveTimer = unref(setTimeout(() => void this.save(), wait));
   }
 
   private scheduleSync() {
@@ -192,6 +203,7 @@ export class SearchIndex {
 
   private async save(): Promise<void> {
     if (!this.options.persist) return;
+    const t0 = performance.now();
     // Taken between two queued operations, so the data and its seq agree.
     const record = await this.exclusive(async () => {
       if (!this.dirty || !this.loaded) return undefined;
@@ -213,6 +225,7 @@ export class SearchIndex {
       this.dirty = true;
       console.warn(`search: could not save the index (${String(error)})`);
     }
+    this.lastSave = { ms: performance.now() - t0, end: performance.now() };
   }
 }
 
