@@ -45,6 +45,7 @@ export async function createTestApi(options: { store?: Store; maxBodyBytes?: num
   return {
     app,
     store,
+    feed,
     events,
     call,
     get: (path: string) => call('GET', path),

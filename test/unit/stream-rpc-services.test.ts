@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { ApiError } from '../../worker/core/errors.ts';
-import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { OPERATIONS } from '../../worker/core/service-operations.ts';
 import { asApiError, createServices, type Services } from '../../worker/core/services.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
@@ -21,7 +20,8 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 async function setup() {
   const store = new MemoryStore();
   const api = await createTestApi({ store });
-  const services = createServices(withDefaults({ store, feed: new MemoryFeed(), classifier: await testClassifier() }));
+  // One store and one feed, as in the worker, where routes and RPC share the context.
+  const services = createServices(withDefaults({ store, feed: api.feed, classifier: await testClassifier() }));
   return { api, services };
 }
 

@@ -1,3 +1,4 @@
+import { AssetCache } from './assets/asset-cache.ts';
 import type { Classifier } from './assets/classifier.ts';
 import type { Embedder } from './embed/embedder.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
@@ -17,6 +18,8 @@ export interface Deps {
   maxBodyBytes?: number;
   /** Turns snippets into vectors (worker/core/embed). Default the hashing embedder, which needs no files. */
   embedder?: Embedder;
+  /** Recently read Assets, emptied on every published change. Default one on `feed`. */
+  assetCache?: AssetCache;
 }
 
 /** Deps with every default filled in: what domain services receive. */
@@ -32,5 +35,7 @@ export function withDefaults(deps: Deps): Context {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     embedder: new HashingEmbedder(),
     ...deps,
+    // Made only when missing: a cache subscribes to the feed, and withDefaults may see a Context again.
+    assetCache: deps.assetCache ?? new AssetCache(deps.feed),
   };
 }

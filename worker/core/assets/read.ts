@@ -46,7 +46,9 @@ export function assetScope(options: ReadOptions = {}): CollectionName[] {
 }
 
 export function getAsset(ctx: Context, id: string, options: ReadOptions = {}): Promise<Asset> {
-  return ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options), assetScope(options));
+  return ctx.assetCache.get(`${id}:${options.transferables !== false}`, () =>
+    ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options), assetScope(options)),
+  );
 }
 
 async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<string, Collections[C]>> {
