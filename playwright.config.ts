@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './test/support/chromium.ts';
 
 // The e2e tests run against an already-built dist/ (`npm test` runs `vite build` first), served by
 // scripts/serve.mjs on a fixed port of their own, so `npm start` on 4173 can run beside them.
@@ -18,16 +19,8 @@ export default defineConfig({
     browserName: 'chromium',
     // Playwright's own browser download does not work here: use Debian's Chromium.
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
     },
     trace: 'retain-on-failure',
   },

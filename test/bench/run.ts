@@ -37,7 +37,10 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
+import { mulberry32 } from '../support/random.ts';
 import { fragmentSeed } from '../support/seeds.ts';
+import { line, ms, quantile, stats } from './stats.ts';
 import { runSearchBench } from './search.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
@@ -47,16 +50,6 @@ import { benchStreams } from './streams.ts';
 
 const PORT = Number(process.env.BENCH_PORT || 4175);
 const SEED = Number(process.env.BENCH_SEED || 1);
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const CREATE_WARMUP = 10;
 const CREATE_SAMPLES = 200; // these assets (plus the warm-up ones) are the read library
@@ -93,54 +86,10 @@ const OUT_DIR = join(ROOT, '.bench');
 // ---------------------------------------------------------------------------------------------------
 // Statistics
 
-interface Stats {
-  n: number;
-  p50: number;
-  p95: number;
-  mean: number;
-  min: number;
-  max: number;
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  // Nearest rank.
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i]!;
-}
-
-function stats(samples: readonly number[]): Stats {
-  if (samples.length === 0) return { n: 0, p50: NaN, p95: NaN, mean: NaN, min: NaN, max: NaN };
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (x: number) => Math.round(x * 1000) / 1000;
-  return {
-    n: sorted.length,
-    p50: round(quantile(sorted, 0.5)),
-    p95: round(quantile(sorted, 0.95)),
-    mean: round(sorted.reduce((s, x) => s + x, 0) / sorted.length),
-    min: round(sorted[0]!),
-    max: round(sorted[sorted.length - 1]!),
-  };
-}
-
-const ms = (x: number) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)} ms` : 'n/a');
-
-function line(label: string, s: Stats, extra = ''): string {
-  return `  ${label.padEnd(40)} p50 ${ms(s.p50).padStart(9)}   p95 ${ms(s.p95).padStart(9)}   mean ${ms(s.mean).padStart(9)}   max ${ms(s.max).padStart(9)}   (n=${s.n}${extra})`;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Snippet generator: varied, realistic snippets from templates, deterministic for a given seed.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'user order invoice cart item price total count index cache buffer token session account payment ' +

@@ -22,6 +22,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { APPLICATION } from '../support/seeds.ts';
 
 export interface LatencyStats {
@@ -466,7 +467,7 @@ async function standalone(): Promise<number> {
     server.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('Tessera at') && ok());
     server.once('exit', (code) => fail(new Error(`serve.mjs exited (${code})`)));
   });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const stopWorkers = async (page: Page) => {
       const cdp = await page.context().newCDPSession(page);

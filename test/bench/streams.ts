@@ -22,7 +22,11 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { fragmentSeed } from '../support/seeds.ts';
+import { line, stats, type Stats } from './stats.ts';
+
+export type { Stats };
 
 const FRAME_WARMUP = 10;
 const FRAME_SAMPLES = 200;
@@ -30,39 +34,6 @@ const ASSET_FRAME_SAMPLES = 100;
 const RPC_WARMUP = 50;
 const RPC_SAMPLES = 600; // pairs
 
-export interface Stats {
-  n: number;
-  p50: number;
-  p95: number;
-  mean: number;
-  min: number;
-  max: number;
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1)); // nearest rank
-  return sorted[i]!;
-}
-
-function stats(samples: readonly number[]): Stats {
-  if (samples.length === 0) return { n: 0, p50: NaN, p95: NaN, mean: NaN, min: NaN, max: NaN };
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (x: number) => Math.round(x * 1000) / 1000;
-  return {
-    n: sorted.length,
-    p50: round(quantile(sorted, 0.5)),
-    p95: round(quantile(sorted, 0.95)),
-    mean: round(sorted.reduce((s, x) => s + x, 0) / sorted.length),
-    min: round(sorted[0]!),
-    max: round(sorted[sorted.length - 1]!),
-  };
-}
-
-const ms = (x: number) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)} ms` : 'n/a');
-
-function line(label: string, s: Stats, extra = ''): string {
-  return `  ${label.padEnd(40)} p50 ${ms(s.p50).padStart(9)}   p95 ${ms(s.p95).padStart(9)}   mean ${ms(s.mean).padStart(9)}   max ${ms(s.max).padStart(9)}   (n=${s.n}${extra})`;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Page-side code: serialised into the pages, self-contained.
@@ -257,10 +228,7 @@ async function standalone(): Promise<number> {
     server.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('Tessera at') && resolvePromise());
     server.once('exit', (code) => reject(new Error(`serve.mjs exited (${code})`)));
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`http://localhost:${port}/`);

@@ -16,6 +16,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mulberry32 } from './random.ts';
 
 export interface TinyModelOptions {
   /** Width of `last_hidden_state`, hence of the sentence vectors. Default 32. */
@@ -280,13 +281,3 @@ function message(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
