@@ -11,14 +11,13 @@ import { exportAsset, parseExportType } from './assets/export.ts';
 import { getActivities, getAsset, getConversations, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from './assets/read.ts';
 import { deleteAsset } from './assets/remove.ts';
 import { incrementScores } from './assets/scores.ts';
-import { reclassifyAsset, updateAsset } from './assets/update.ts';
+import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
 import type { Context } from './deps.ts';
 import { ApiError, badRequest, invalid } from './errors.ts';
-import { changeLink, type LinkKind } from './links/associate.ts';
+import { LINK_PATHS, changeLink, type LinkKind, type LinkPath } from './links/associate.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from './links/labels.ts';
 import {
   AssetReclassificationSchema,
-  AssetSchema,
   IdSchema,
   SeededScoreIncrementSchema,
   SeededTagSchema,
@@ -48,12 +47,7 @@ import {
 } from './model/schemas.ts';
 import { describeIssues } from './routes/http.ts';
 
-/** As in routes/asset.ts: an update names the asset by id; every other field is optional but checked. */
-const AssetUpdateSchema = AssetSchema.partial().required({ id: true });
-
-/** The link kinds as their path segments in `/asset/{asset}/{kind}/associate/{id}`. */
-export type LinkPath = 'tags' | 'websites' | 'workstream_summaries';
-const LINK_PATHS: Record<LinkPath, LinkKind> = { tags: 'tags', websites: 'websites', workstream_summaries: 'summaries' };
+export type { LinkPath };
 
 export interface TransferableOptions {
   /** Include fragment and file contents. Default true (as the routes' `transferables` parameter). */

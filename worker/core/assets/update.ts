@@ -1,13 +1,16 @@
 import type { Context } from '../deps.ts';
 import { invalid } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
-import type { Asset, AssetReclassification, ClassificationSpecificEnum, Format } from '../model/schemas.ts';
+import { AssetSchema, type Asset, type AssetReclassification, type ClassificationSpecificEnum, type Format } from '../model/schemas.ts';
 import type { AssetRecord, FormatRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 import { genericOf, readSeededContent, readableSize } from './content.ts';
 import { contentRecord, storeAnnotation } from './create.ts';
 import { assembleAsset, requireAsset, type ReadOptions } from './read.ts';
+
+/** An update names the asset by id; every other field is optional but checked when present. */
+export const AssetUpdateSchema = AssetSchema.partial().required({ id: true });
 
 /** The fields of an Asset that `POST /asset/update` reads; everything else is kept as stored. */
 export type AssetUpdate = Pick<Asset, 'id'> & Partial<Pick<Asset, 'name' | 'favorited' | 'formats' | 'annotations'>>;

@@ -16,6 +16,10 @@ export const LINKS = {
 
 export type LinkKind = keyof typeof LINKS;
 
+/** The kinds that can be (dis)associated by id, by their path segment in `/asset/{asset}/{kind}/associate/{id}`. */
+export const LINK_PATHS = { tags: 'tags', websites: 'websites', workstream_summaries: 'summaries' } as const satisfies Record<string, LinkKind>;
+export type LinkPath = keyof typeof LINK_PATHS;
+
 /**
  * Links or unlinks inside the caller's transaction, keeping both sides in step. Returns whether
  * anything changed; the caller puts the asset record (the other side is put here).

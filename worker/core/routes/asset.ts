@@ -2,18 +2,14 @@ import { Hono, type Context as HonoContext } from 'hono';
 import { exportAsset, parseExportType } from '../assets/export.ts';
 import { getActivities, getAsset, getConversations, getFormats } from '../assets/read.ts';
 import { incrementScores } from '../assets/scores.ts';
-import { reclassifyAsset, updateAsset } from '../assets/update.ts';
+import { AssetUpdateSchema, reclassifyAsset, updateAsset } from '../assets/update.ts';
 import type { Context } from '../deps.ts';
 import { badRequest } from '../errors.ts';
-import { changeLink, type LinkKind } from '../links/associate.ts';
-import { AssetReclassificationSchema, AssetSchema, SeededAccessorSchema, SeededScoreIncrementSchema } from '../model/schemas.ts';
+import { LINK_PATHS, changeLink, type LinkKind, type LinkPath } from '../links/associate.ts';
+import { AssetReclassificationSchema, SeededAccessorSchema, SeededScoreIncrementSchema } from '../model/schemas.ts';
 import { queryFlag, readBody, requireBody } from './http.ts';
 
-/** An update names the asset by id; every other field is optional but checked when present. */
-const AssetUpdateSchema = AssetSchema.partial().required({ id: true });
 
-/** The path segment of each link kind in `/asset/{asset}/{kind}/associate/{id}`. */
-const LINK_PATHS: Record<string, LinkKind> = { tags: 'tags', websites: 'websites', workstream_summaries: 'summaries' };
 
 /** The single-asset operations under `/asset`. */
 export function assetRoutes(ctx: Context) {
@@ -48,7 +44,7 @@ export function assetRoutes(ctx: Context) {
     return c.body(null, 204);
   });
   app.post('/:asset/:kind/:action{associate|disassociate}/:id', async (c) => {
-    const kind = LINK_PATHS[c.req.param('kind')];
+    const kind: LinkKind | undefined = LINK_PATHS[c.req.param('kind') as LinkPath];
     if (!kind) throw badRequest(`Cannot associate '${c.req.param('kind')}'; use tags, websites or workstream_summaries.`);
     await changeLink(ctx, kind, c.req.param('asset'), c.req.param('id'), c.req.param('action') === 'associate');
     return c.body(null, 204);
