@@ -12,21 +12,12 @@
  */
 import type { Page } from '@playwright/test';
 import type { Seed } from '@pieces.app/pieces-os-client';
-import { checkExchanges, connectSdk, type RecordedExchange } from './contract-check.ts';
+import { checkExchanges, useSdkPage, type RecordedExchange } from './contract-check.ts';
 import { expect, test } from './fixtures.ts';
 import { GO_SNIPPET, PNG_BYTES, PYTHON_SNIPPET, fileSeed, fragmentSeed } from '../support/seeds.ts';
 
 let page: Page;
-
-test.beforeEach(async ({ appPage, sdk }) => {
-  expect(sdk.source.length).toBeGreaterThan(0);
-  page = appPage;
-  await connectSdk(page);
-});
-
-test.afterEach(async ({ page }) => {
-  await checkExchanges(page);
-});
+useSdkPage(test, (p) => (page = p));
 
 /** Creates an asset through the SDK and returns what the SDK parsed. */
 function create(seed: unknown, transferables?: boolean) {

@@ -8,21 +8,16 @@ import type { Page } from '@playwright/test';
 import { checkExchanges, installRecordingFetch } from './contract-check.ts';
 import { expect, test } from './fixtures.ts';
 import { APPLICATION, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { unknownIdRequests, type RefusedRequest } from '../support/unknown-ids.ts';
 
 /** The worker's body limit: `DEFAULT_MAX_BODY_BYTES` in worker/core/deps.ts. */
 const LIMIT = 16 * 1024 * 1024;
-const MISSING = '00000000-0000-4000-8000-000000000000';
 const FILL = '@@FILL@@';
 
-interface Case {
-  method: string;
-  path: string;
-  /** A string is sent as is; anything else as JSON. */
-  body?: unknown;
+/** `body`: a string is sent as is, anything else as JSON. */
+interface Case extends RefusedRequest {
   /** Send `body` (a string holding FILL once) with FILL replaced by x's so that it is exactly this many bytes. */
   bytes?: number;
-  status: number;
-  code?: string;
 }
 
 interface Outcome {
@@ -196,33 +191,7 @@ test('a body over the 16 MiB limit is a 413; one at the limit is read', async ()
 });
 
 test('unknown asset, tag, website and summary ids are a 404', async () => {
-  const assetPaths: [string, string, unknown?][] = [
-    ['GET', `/asset/${MISSING}`],
-    ['GET', `/assets/${MISSING}`],
-    ['GET', '/asset/not-a-uuid'],
-    ['POST', `/asset/${MISSING}`],
-    ['GET', `/asset/${MISSING}/formats`],
-    ['GET', `/assets/${MISSING}/formats`],
-    ['GET', `/asset/${MISSING}/activities`],
-    ['GET', `/asset/${MISSING}/conversations`],
-    ['GET', `/asset/${MISSING}/export?export_type=MD`],
-    ['POST', `/assets/${MISSING}/delete`],
-    ['POST', `/asset/${MISSING}/scores/increment`, { asset: { reuse: true } }],
-    ['POST', `/asset/${MISSING}/tags/associate/${tag.id}`],
-    ['POST', `/asset/${MISSING}/tags/disassociate/${tag.id}`],
-    ['POST', '/asset/update', { id: MISSING, name: 'x' }],
-  ];
-  await refused([
-    ...assetPaths.map(([method, path, body]) => ({ method, path, body, status: 404, code: 'asset_not_found' })),
-    { method: 'POST', path: '/asset/reclassify', body: { ext: 'ts', asset: { ...asset, id: MISSING } }, status: 404, code: 'asset_not_found' },
-    { method: 'POST', path: `/asset/${asset.id}/tags/associate/nope`, status: 404, code: 'tag_not_found' },
-    { method: 'POST', path: `/asset/${asset.id}/tags/disassociate/nope`, status: 404, code: 'tag_not_found' },
-    { method: 'POST', path: `/asset/${asset.id}/websites/associate/nope`, status: 404, code: 'website_not_found' },
-    { method: 'POST', path: `/asset/${asset.id}/websites/disassociate/nope`, status: 404, code: 'website_not_found' },
-    { method: 'POST', path: `/asset/${asset.id}/workstream_summaries/associate/nope`, status: 404, code: 'workstream_summary_not_found' },
-    { method: 'POST', path: `/asset/${asset.id}/workstream_summaries/disassociate/nope`, status: 404, code: 'workstream_summary_not_found' },
-    { method: 'POST', path: '/tags/create', body: { text: 'new', asset: MISSING }, status: 404 },
-  ]);
+  await refused(unknownIdRequests(asset, tag.id));
 });
 
 test('bad query flags and export types are a 400, and nothing is written', async () => {

@@ -120,3 +120,19 @@ export async function checkExchanges(page: Page): Promise<RecordedExchange[]> {
   if (failures.length) throw new Error(`${failures.length} of ${exchanges.length} responses break the contract:\n  ${failures.join('\n  ')}`);
   return exchanges;
 }
+
+/**
+ * For a spec file whose tests all drive the SDK on one page: before each test, the fixtures' `appPage`
+ * with the SDK injected and connected is handed to `use`; after each, every recorded response is
+ * checked against the contract.
+ */
+export function useSdkPage(test: typeof import('./fixtures.ts').test, use: (page: Page) => void): void {
+  test.beforeEach(async ({ appPage, sdk }) => {
+    if (!sdk.source) throw new Error('the SDK bundle is empty');
+    await connectSdk(appPage);
+    use(appPage);
+  });
+  test.afterEach(async ({ page }) => {
+    await checkExchanges(page);
+  });
+}

@@ -12,7 +12,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { AssetsSearchWithFiltersInput, Seed } from '@pieces.app/pieces-os-client';
-import { checkExchanges, connectSdk } from './contract-check.ts';
+import { useSdkPage } from './contract-check.ts';
 import { expect, test } from './fixtures.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
@@ -25,16 +25,7 @@ const JS = `export async function fetchUserProfile(userId) {
 `;
 
 let page: Page;
-
-test.beforeEach(async ({ appPage, sdk }) => {
-  expect(sdk.source.length).toBeGreaterThan(0);
-  page = appPage;
-  await connectSdk(page);
-});
-
-test.afterEach(async ({ page }) => {
-  await checkExchanges(page);
-});
+useSdkPage(test, (p) => (page = p));
 
 function create(seed: unknown): Promise<string> {
   return page.evaluate(async (seed) => (await window.apis.assets.assetsCreateNewAsset({ seed: seed as Seed, transferables: false })).id, seed as object);

@@ -2,9 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { dumpStore } from '../support/dump.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
+import { MISSING_ASSET, unknownIdRequests } from '../support/unknown-ids.ts';
 
 const LIMIT = 64 * 1024;
-const MISSING = '00000000-0000-4000-8000-000000000000';
+const MISSING = MISSING_ASSET; // also the id unknownIdRequests uses
 
 let api: TestApi;
 let asset: any;
@@ -78,29 +79,9 @@ describe('bad input gets a clear error and changes nothing', () => {
   });
 
   it('unknown asset, tag, website and summary ids are a 404', async () => {
-    for (const [method, path] of [
-      ['GET', `/asset/${MISSING}`],
-      ['GET', `/assets/${MISSING}`],
-      ['GET', '/asset/not-a-uuid'],
-      ['POST', `/asset/${MISSING}`],
-      ['GET', `/asset/${MISSING}/formats`],
-      ['GET', `/assets/${MISSING}/formats`],
-      ['GET', `/asset/${MISSING}/activities`],
-      ['GET', `/asset/${MISSING}/conversations`],
-      ['GET', `/asset/${MISSING}/export?export_type=MD`],
-      ['POST', `/assets/${MISSING}/delete`],
-      ['POST', `/asset/${MISSING}/scores/increment`],
-      ['POST', `/asset/${MISSING}/tags/associate/${tag.id}`],
-    ]) {
-      await refused(method, path, undefined, 404, 'asset_not_found');
+    for (const { method, path, body, status, code } of unknownIdRequests(asset, tag.id)) {
+      await refused(method, path, body, status, code);
     }
-    await refused('POST', '/asset/update', { id: MISSING, name: 'x' }, 404, 'asset_not_found');
-    await refused('POST', '/asset/reclassify', { ext: 'ts', asset: { ...asset, id: MISSING } }, 404);
-    await refused('POST', `/asset/${asset.id}/tags/associate/nope`, undefined, 404, 'tag_not_found');
-    await refused('POST', `/asset/${asset.id}/tags/disassociate/nope`, undefined, 404, 'tag_not_found');
-    await refused('POST', `/asset/${asset.id}/websites/associate/nope`, undefined, 404, 'website_not_found');
-    await refused('POST', `/asset/${asset.id}/workstream_summaries/associate/nope`, undefined, 404, 'workstream_summary_not_found');
-    await refused('POST', '/tags/create', { text: 'new', asset: MISSING }, 404);
   });
 
   it('an update that fails part-way stores none of it', async () => {
