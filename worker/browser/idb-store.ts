@@ -15,6 +15,11 @@ interface TesseraDB extends DBSchema {
   meta: { key: string; value: Collections['meta'] };
   changes: { key: string; value: Collections['changes'] };
   indexes: { key: string; value: Collections['indexes'] };
+  snippets: { key: string; value: Collections['snippets'] };
+  relevant: { key: string; value: Collections['relevant'] };
+  conversations: { key: string; value: Collections['conversations'] };
+  messages: { key: string; value: Collections['messages'] };
+  folders: { key: string; value: Collections['folders'] };
 }
 
 type Db = IDBPDatabase<TesseraDB>;
@@ -31,6 +36,10 @@ const MIGRATIONS: ((db: Db) => void)[] = [
   (db) => {
     // Saved derived indexes (the search index snapshot).
     db.createObjectStore('indexes', { keyPath: 'id' });
+  },
+  (db) => {
+    // Question answering: snippet vectors, relevance results, conversations, granted folders.
+    for (const name of ['snippets', 'relevant', 'conversations', 'messages', 'folders'] as const) db.createObjectStore(name, { keyPath: 'id' });
   },
 ];
 

@@ -5,6 +5,7 @@ import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
 import { embeddingRoutes } from './routes/embeddings.ts';
 import { labelRoutes } from './routes/labels.ts';
+import { qgptRoutes } from './routes/qgpt.ts';
 import { searchRoutes } from './routes/search.ts';
 import { qgptStreamRoutes, streamRoutes } from './routes/streams.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
@@ -22,6 +23,7 @@ export function createApp(deps: Deps) {
   app.route('/', labelRoutes(ctx));
   app.route('/embeddings', embeddingRoutes(ctx));
   app.route('/qgpt', qgptStreamRoutes(ctx));
+  app.route('/qgpt', qgptRoutes(ctx));
   app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json(error, error.status);

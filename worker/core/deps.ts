@@ -3,6 +3,7 @@ import type { Classifier } from './assets/classifier.ts';
 import type { Embedder } from './embed/embedder.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { Feed } from './feed/feed.ts';
+import { NO_FILES, type FileSource } from './qgpt/files.ts';
 import type { Store } from './store/store.ts';
 
 /** Everything the runtime-agnostic core needs from its host. */
@@ -20,6 +21,10 @@ export interface Deps {
   embedder?: Embedder;
   /** Recently read Assets, emptied on every published change. Default one on `feed`. */
   assetCache?: AssetCache;
+  /** The files `/qgpt/relevance` may read (`paths`). Default none: every path is unreadable. */
+  files?: FileSource;
+  /** How the service reaches a configured chat-completions endpoint. Default the global `fetch`. */
+  fetch?: typeof fetch;
 }
 
 /** Deps with every default filled in: what domain services receive. */
@@ -34,6 +39,8 @@ export function withDefaults(deps: Deps): Context {
     newId: () => crypto.randomUUID(),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     embedder: new HashingEmbedder(),
+    files: NO_FILES,
+    fetch: (input, init) => fetch(input, init),
     ...deps,
     // Made only when missing: a cache subscribes to the feed, and withDefaults may see a Context again.
     assetCache: deps.assetCache ?? new AssetCache(deps.feed),

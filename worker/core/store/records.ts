@@ -157,6 +157,76 @@ export interface IndexRecord {
   data: unknown;
 }
 
+/**
+ * The snippets of one asset's text with their vectors, derived data kept in step by `qgpt/vectors.ts`
+ * (id = the asset id). Made from the asset as it was at `updated`, by the embedder `embedder`; a
+ * record of another embedder or an older `updated` is redone. Losing it costs re-embedding, never data.
+ */
+export interface SnippetRecord {
+  id: string;
+  updated: string;
+  embedder: string;
+  snippets: {
+    /** The format whose content the snippet is cut from. */
+    format: string;
+    /** UTF-16 offsets into that content; `end` exclusive. */
+    start: number;
+    end: number;
+    vector: Float32Array;
+  }[];
+}
+
+/**
+ * A snippet handed out by `/qgpt/relevance` (its `RelevantQGPTSeed.id`), so a later `/qgpt/question`
+ * may name it by id alone. Holds the text as relevance returned it; the most recent ones are kept.
+ */
+export interface RelevantRecord {
+  id: string;
+  created: string;
+  text: string;
+  /** The asset it came from (library snippets). */
+  asset?: string;
+  /** The file it came from (the `paths` query space). */
+  path?: string;
+  start: number;
+  end: number;
+  /** The asset's name or the file's name, to say where an answer comes from. */
+  source?: string;
+}
+
+/** A question-answering conversation (`/qgpt/stream` exchanges); wire Conversation via model/build.ts. */
+export interface ConversationRecord {
+  id: string;
+  name?: string;
+  created: string;
+  updated: string;
+  /** Message ids in order. */
+  messages: string[];
+  /** Assets whose snippets the conversation used. */
+  assets: string[];
+}
+
+export interface MessageRecord {
+  id: string;
+  conversation: string;
+  created: string;
+  updated: string;
+  role: 'USER' | 'ASSISTANT' | 'SYSTEM' | 'UNKNOWN';
+  text: string;
+  /** Assets the message's answer drew on. */
+  assets: string[];
+}
+
+/**
+ * A folder the user granted with the File System Access API (the `paths` query space); id = its name,
+ * the first segment of a path. `handle` is a FileSystemDirectoryHandle (structured-clonable in IndexedDB).
+ */
+export interface FolderRecord {
+  id: string;
+  created: string;
+  handle: unknown;
+}
+
 export interface Collections {
   assets: AssetRecord;
   formats: FormatRecord;
@@ -170,6 +240,11 @@ export interface Collections {
   meta: MetaRecord;
   changes: ChangeRecord;
   indexes: IndexRecord;
+  snippets: SnippetRecord;
+  relevant: RelevantRecord;
+  conversations: ConversationRecord;
+  messages: MessageRecord;
+  folders: FolderRecord;
 }
 
 export type CollectionName = keyof Collections;
@@ -187,4 +262,9 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'meta',
   'changes',
   'indexes',
+  'snippets',
+  'relevant',
+  'conversations',
+  'messages',
+  'folders',
 ];

@@ -1,0 +1,35 @@
+import { Hono } from 'hono';
+import type { Context } from '../deps.ts';
+import {
+  QGPTHintsInputSchema,
+  QGPTPersonsRelatedInputSchema,
+  QGPTQuestionInputSchema,
+  QGPTRelevanceInputSchema,
+  QGPTRepromptInputSchema,
+} from '../model/schemas.ts';
+import { hints } from '../qgpt/hints.ts';
+import { personsRelated } from '../qgpt/persons.ts';
+import { question } from '../qgpt/question.ts';
+import { relevance } from '../qgpt/relevance.ts';
+import { reprompt } from '../qgpt/reprompt.ts';
+import { queryFlag, readBody, requireBody } from './http.ts';
+
+/** The question-answering operations under `/qgpt` (the stream is in routes/streams.ts). */
+export function qgptRoutes(ctx: Context) {
+  const app = new Hono();
+  app.post('/relevance', async (c) =>
+    c.json(await relevance(ctx, await requireBody(c, QGPTRelevanceInputSchema, ctx.maxBodyBytes, 'QGPTRelevanceInput'))),
+  );
+  app.post('/question', async (c) =>
+    c.json(await question(ctx, await requireBody(c, QGPTQuestionInputSchema, ctx.maxBodyBytes, 'QGPTQuestionInput'))),
+  );
+  app.post('/reprompt', async (c) =>
+    c.json(await reprompt(ctx, await requireBody(c, QGPTRepromptInputSchema, ctx.maxBodyBytes, 'QGPTRepromptInput'))),
+  );
+  app.post('/hints', async (c) => c.json(await hints(ctx, await requireBody(c, QGPTHintsInputSchema, ctx.maxBodyBytes, 'QGPTHintsInput'))));
+  app.post('/persons/related', async (c) => {
+    const input = (await readBody(c, QGPTPersonsRelatedInputSchema, ctx.maxBodyBytes)) ?? {};
+    return c.json(await personsRelated(ctx, input, { transferables: queryFlag(c, 'transferables', true) }));
+  });
+  return app;
+}
