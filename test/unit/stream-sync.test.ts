@@ -176,11 +176,6 @@ describe('stream routes', () => {
     expect(failed).toMatchObject({ status: 'FAILED', conversation: '' });
     expect(failed.errorMessage).toMatch(/not valid JSON/);
   });
-
-  it('the rest of /qgpt stays a JSON 404 until question answering lands', async () => {
-    const w = await world();
-    expect((await w.request('POST', '/qgpt/question', {})).status).toBe(404);
-  });
 });
 
 describe('StreamSync (identifiers)', () => {
