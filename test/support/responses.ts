@@ -38,6 +38,10 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['GET', /^\/workstream_summaries$/, S.WorkstreamSummariesSchema],
   ['GET', /^\/\.well-known\/(health|version)$/, 'text'],
   ['HEAD', /^\/\.well-known\/health$/, 'empty'],
+  ['POST', /^\/qgpt\/relevance$/, S.QGPTRelevanceOutputSchema],
+  ['POST', /^\/qgpt\/(question|hints)$/, S.QGPTQuestionOutputSchema],
+  ['POST', /^\/qgpt\/reprompt$/, S.QGPTRepromptOutputSchema],
+  ['POST', /^\/qgpt\/persons\/related$/, S.QGPTPersonsRelatedOutputSchema],
 ];
 
 export const ErrorBodySchema = z.object({

@@ -1,5 +1,6 @@
 import { createApp } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
+import type { Deps } from '../../worker/core/deps.ts';
 import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
@@ -17,7 +18,9 @@ export interface Reply {
  * The core app on a given store, driven through `app.request()`. Every reply is checked against
  * the contract (its schema, or the JSON error body) before the test sees it.
  */
-export async function createTestApi(options: { store?: Store; maxBodyBytes?: number; classifier?: Classifier } = {}) {
+export async function createTestApi(
+  options: { store?: Store; maxBodyBytes?: number; classifier?: Classifier } & Pick<Deps, 'files' | 'fetch' | 'embedder' | 'now'> = {},
+) {
   const store = options.store ?? new MemoryStore();
   const feed = new MemoryFeed();
   const events: ChangeEvent[] = [];
@@ -27,6 +30,10 @@ export async function createTestApi(options: { store?: Store; maxBodyBytes?: num
     feed,
     classifier: options.classifier ?? (await testClassifier()),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
 
   async function call(method: string, path: string, body?: unknown): Promise<Reply> {
