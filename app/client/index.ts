@@ -9,13 +9,15 @@
  * ```
  *
  * Beside it: `TesseraSocket` and `installWebSocketShim()` (the stream paths as WebSockets, socket.ts and
- * shim.ts) and `rpc()` (the operations as typed calls over a MessageChannel, rpc.ts).
+ * shim.ts), `rpc()` (the operations as typed calls over a MessageChannel, rpc.ts) and `registerFolder()` /
+ * `pickFolder()` (folders the user granted, for `/qgpt/relevance` paths, folders.ts).
  */
 import { clientDefaults } from './defaults.ts';
 
 export { TesseraSocket, type SocketOptions } from './socket.ts';
 export { installWebSocketShim, type ShimOptions } from './shim.ts';
 export { createRpc, rpc, TesseraRpcError, type RpcOptions, type TesseraRpc } from './rpc.ts';
+export { listFolders, pickFolder, registerFolder, removeFolder, type GrantedFolder } from './folders.ts';
 
 export interface RegisterOptions {
   /** Path under which the worker answers the API. Default `'/api'`. */

@@ -5,6 +5,7 @@ import { DeferredEmbedder } from '../core/embed/select.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
 import { createBrowserEmbedder } from './embedder-host.ts';
+import { BrowserFileSource } from './file-source.ts';
 import { IdbStore } from './idb-store.ts';
 
 /** Where the build serves the language-detection model's files (see vite.config.ts). */
@@ -23,7 +24,7 @@ export async function createServiceApp(base: string): Promise<ServiceApp> {
   const embedder = new DeferredEmbedder(createBrowserEmbedder()); // probes /models/ meanwhile
   const feed = new BroadcastFeed();
   const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
-  const ctx = withDefaults({ store, feed, classifier, base, embedder });
+  const ctx = withDefaults({ store, feed, classifier, base, embedder, files: new BrowserFileSource(store) });
   const app = createApp(ctx);
   return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };
 }

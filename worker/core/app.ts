@@ -4,6 +4,7 @@ import { ApiError } from './errors.ts';
 import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
 import { embeddingRoutes } from './routes/embeddings.ts';
+import { folderRoutes } from './routes/folders.ts';
 import { labelRoutes } from './routes/labels.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -22,6 +23,7 @@ export function createApp(deps: Deps) {
   app.route('/asset', assetRoutes(ctx));
   app.route('/', labelRoutes(ctx));
   app.route('/embeddings', embeddingRoutes(ctx));
+  app.route('/folders', folderRoutes(ctx));
   app.route('/qgpt', qgptStreamRoutes(ctx));
   app.route('/qgpt', qgptRoutes(ctx));
   app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));

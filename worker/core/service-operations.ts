@@ -32,4 +32,7 @@ export const OPERATIONS = {
   createTag: 'write',
   createWebsite: 'write',
   createSummary: 'write',
+  listFolders: 'read',
+  registerFolder: 'write',
+  removeFolder: 'write',
 } as const satisfies Record<Operation, 'read' | 'write'>;

@@ -45,6 +45,7 @@ import {
   type WorkstreamSummaries,
   type WorkstreamSummary,
 } from './model/schemas.ts';
+import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
 import { describeIssues } from './routes/http.ts';
 
 export type { LinkPath };
@@ -139,6 +140,13 @@ export interface Services {
   createWebsite(seed: SeededWebsite): Promise<Website>;
   /** POST /workstream_summaries/create */
   createSummary(seed: SeededWorkstreamSummary): Promise<WorkstreamSummary>;
+  // granted folders (Tessera's own; see qgpt/folders.ts)
+  /** GET /folders */
+  listFolders(): Promise<GrantedFolders>;
+  /** No route (HTTP cannot carry a FileSystemDirectoryHandle): stores `handle` under `name`, replacing one of that name. */
+  registerFolder(name: string, handle: unknown): Promise<GrantedFolder>;
+  /** DELETE /folders/{name} */
+  removeFolder(name: string): Promise<void>;
 }
 
 export type Operation = keyof Services;
@@ -177,6 +185,9 @@ export function createServices(ctx: Context): Services {
     createWebsite: (seed) => createWebsite(ctx, check(SeededWebsiteSchema, seed, 'SeededWebsite')),
     createSummary: (seed) =>
       createSummary(ctx, check(SeededWorkstreamSummarySchema, seed, 'SeededWorkstreamSummary')),
+    listFolders: () => listFolders(ctx),
+    registerFolder: (name: string, handle: unknown) => registerFolder(ctx, name, handle),
+    removeFolder: (name: string) => removeFolder(ctx, id(name, 'folder')),
   };
 }
 

@@ -1,0 +1,56 @@
+/**
+ * Granted folders: File System Access handles the page registered under a name, kept in the `folders`
+ * collection, so that `/qgpt/relevance` paths `/<name>/...` reach them (files.ts). Registration carries a
+ * handle, which only a structured-clone channel can (the RPC path: `registerFolder` in services.ts);
+ * listing and removal are also routes (routes/folders.ts). Tessera's own API, not the desktop service's.
+ */
+import type { Context } from '../deps.ts';
+import { ApiError, invalid } from '../errors.ts';
+import { folderNameProblem } from './files.ts';
+
+/** A registered folder as the API answers it. */
+export interface GrantedFolder {
+  name: string;
+  /** The path prefix that reaches it: `/<name>`. */
+  path: string;
+  created: string;
+}
+
+export interface GrantedFolders {
+  iterable: GrantedFolder[];
+}
+
+const describe = (id: string, created: string): GrantedFolder => ({ name: id, path: `/${id}`, created });
+
+/** Every registered folder, by name. */
+export async function listFolders(ctx: Context): Promise<GrantedFolders> {
+  const records = await ctx.store.read((tx) => tx.getAll('folders'), ['folders']);
+  return { iterable: records.sort((a, b) => (a.id < b.id ? -1 : 1)).map((r) => describe(r.id, r.created)) };
+}
+
+/**
+ * Stores `handle` under `name`, replacing a folder of that name (registering again is how a page renews
+ * a lapsed permission). The handle must be a directory handle (`kind: 'directory'`); the host decides
+ * whether it can be read when a path names it.
+ */
+export async function registerFolder(ctx: Context, name: unknown, handle: unknown): Promise<GrantedFolder> {
+  if (typeof name !== 'string') throw invalid('A folder name must be a string.', 'invalid_folder_name');
+  const problem = folderNameProblem(name);
+  if (problem) throw invalid(`The folder name '${name}' cannot be used: ${problem}.`, 'invalid_folder_name');
+  if (typeof handle !== 'object' || handle === null || (handle as { kind?: unknown }).kind !== 'directory') {
+    throw invalid(`Registering the folder '${name}' needs a FileSystemDirectoryHandle.`, 'invalid_folder_handle');
+  }
+  const created = ctx.now().toISOString();
+  await ctx.store.write((tx) => tx.put('folders', { id: name, created, handle }));
+  return describe(name, created);
+}
+
+/** Forgets the folder registered under `name` (404 when there is none). */
+export async function removeFolder(ctx: Context, name: string): Promise<void> {
+  const found = await ctx.store.write(async (tx) => {
+    if (!(await tx.get('folders', name))) return false;
+    await tx.delete('folders', name);
+    return true;
+  });
+  if (!found) throw new ApiError(404, 'folder_not_found', `No folder named '${name}' is registered.`);
+}

@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import type { Context } from '../deps.ts';
+import { listFolders, removeFolder } from '../qgpt/folders.ts';
+
+/**
+ * `/folders`: Tessera's own API over the folders granted for `/qgpt/relevance` paths (qgpt/folders.ts).
+ * GET `/folders` -> `{iterable: [{name, path, created}]}`; DELETE `/folders/{name}` -> 204 (404 when no
+ * folder has that name). Registering needs a handle, which HTTP cannot carry: `registerFolder()` in
+ * app/client/folders.ts (the RPC path).
+ */
+export function folderRoutes(ctx: Context) {
+  const app = new Hono();
+  app.get('/', async (c) => c.json(await listFolders(ctx)));
+  app.delete('/:name', async (c) => {
+    await removeFolder(ctx, c.req.param('name'));
+    return c.body(null, 204);
+  });
+  return app;
+}
