@@ -7,6 +7,7 @@ import { embeddingRoutes } from './routes/embeddings.ts';
 import { folderRoutes } from './routes/folders.ts';
 import { labelRoutes } from './routes/labels.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
+import { qgptSettingsRoutes } from './routes/qgpt-settings.ts';
 import { searchRoutes } from './routes/search.ts';
 import { qgptStreamRoutes, streamRoutes } from './routes/streams.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
@@ -26,6 +27,7 @@ export function createApp(deps: Deps) {
   app.route('/folders', folderRoutes(ctx));
   app.route('/qgpt', qgptStreamRoutes(ctx));
   app.route('/qgpt', qgptRoutes(ctx));
+  app.route('/qgpt/settings', qgptSettingsRoutes(ctx));
   app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json(error, error.status);

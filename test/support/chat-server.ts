@@ -1,0 +1,123 @@
+/**
+ * A small OpenAI-compatible chat-completions server on localhost for the tests: POST `/v1/chat/completions`
+ * answers the configured reply as a server-sent event stream (`data: {"choices":[{"delta":{"content"}}]}`
+ * chunks, then `data: [DONE]`), or fails the way `mode` says. Every request is recorded (headers and parsed
+ * body). CORS is open (`access-control-allow-origin: *`, preflight answered) so a service worker on another
+ * localhost port may call it.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ChatServerMode =
+  /** Streams `reply` in `chunks`, then [DONE]. */
+  | 'ok'
+  /** Answers 500 with a JSON error. */
+  | 'error500'
+  /** Streams the first chunk, then destroys the connection. */
+  | 'close-mid-stream'
+  /** Streams a line that is not JSON. */
+  | 'malformed'
+  /** Sends headers, then nothing (for timeouts). */
+  | 'silent';
+
+export interface RecordedChatRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+export interface ChatServer {
+  /** The API base to configure, `http://127.0.0.1:<port>/v1`. */
+  url: string;
+  port: number;
+  requests: RecordedChatRequest[];
+  mode: ChatServerMode;
+  /** The answer text, streamed in pieces of about `chunkSize` characters. */
+  reply: string;
+  chunkSize: number;
+  /** Milliseconds between chunks. */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' | 'reply' | 'chunkSize' | 'delayMs'>> = {}): Promise<ChatServer> {
+  const sockets = new Set<import('node:net').Socket>();
+  const state = {
+    requests: [] as RecordedChatRequest[],
+    mode: options.mode ?? ('ok' as ChatServerMode),
+    reply: options.reply ?? 'The answer is in [1].',
+    chunkSize: options.chunkSize ?? 8,
+    delayMs: options.delayMs ?? 5,
+  };
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'content-type, authorization, accept',
+    'access-control-allow-methods': 'POST, OPTIONS',
+  };
+  const server: Server = createServer(async (req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, cors).end();
+      return;
+    }
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+    state.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    if (state.mode === 'error500') {
+      res.writeHead(500, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model crashed' } }));
+      return;
+    }
+    res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    if (state.mode === 'silent') return;
+    if (state.mode === 'malformed') {
+      res.end('data: {not json\n\n');
+      return;
+    }
+    const pieces = chunk(state.reply, state.chunkSize);
+    for (let i = 0; i < pieces.length; i++) {
+      res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: body?.model, choices: [{ index: 0, delta: { content: pieces[i] }, finish_reason: null }] })}\n\n`);
+      if (state.mode === 'close-mid-stream') {
+        await sleep(state.delayMs);
+        res.destroy();
+        return;
+      }
+      await sleep(state.delayMs);
+    }
+    res.write(`data: ${JSON.stringify({ id: 'c1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+    res.end('data: [DONE]\n\n');
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const handle = state as typeof state & ChatServer;
+  handle.url = `http://127.0.0.1:${port}/v1`;
+  handle.port = port;
+  handle.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return handle;
+}
+
+function chunk(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out.length > 0 ? out : [''];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,53 @@
+/**
+ * The chat-completions endpoint the user configured for generative answers, kept in the store (`meta`,
+ * record `qgpt.settings`) so it survives worker restarts. Tessera's own API: routes/qgpt-settings.ts.
+ */
+import { z } from 'zod';
+import type { Context } from '../deps.ts';
+
+export const SETTINGS_ID = 'qgpt.settings';
+
+/** What `PUT /qgpt/settings` accepts (and what is stored). Unknown fields are refused. */
+export const ChatSettingsSchema = z.strictObject({
+  /** The API base, e.g. `http://localhost:11434/v1`; requests go to `<url>/chat/completions`. */
+  url: z
+    .string()
+    .trim()
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http or https URL'),
+  model: z.string().trim().min(1),
+  /** Sent as `Authorization: Bearer <apiKey>`; never answered back. */
+  apiKey: z.string().min(1).optional(),
+  /** False keeps the settings but answers extractively. Default true. */
+  enabled: z.boolean().optional(),
+});
+export type ChatSettings = z.infer<typeof ChatSettingsSchema>;
+
+/** What `GET /qgpt/settings` answers: the settings without the key, and whether there is one. */
+export type PublicChatSettings =
+  | { configured: false }
+  | { configured: true; url: string; model: string; enabled: boolean; hasApiKey: boolean };
+
+export async function readChatSettings(ctx: Context): Promise<ChatSettings | undefined> {
+  const record = await ctx.store.read((tx) => tx.get('meta', SETTINGS_ID), ['meta']);
+  const parsed = ChatSettingsSchema.safeParse(record?.value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The settings when generative answers are on (configured and not disabled). */
+export async function activeChatSettings(ctx: Context): Promise<ChatSettings | undefined> {
+  const settings = await readChatSettings(ctx);
+  return settings && settings.enabled !== false ? settings : undefined;
+}
+
+export async function writeChatSettings(ctx: Context, settings: ChatSettings): Promise<void> {
+  await ctx.store.write((tx) => tx.put('meta', { id: SETTINGS_ID, value: settings }));
+}
+
+export async function clearChatSettings(ctx: Context): Promise<void> {
+  await ctx.store.write((tx) => tx.delete('meta', SETTINGS_ID));
+}
+
+export function publicSettings(settings: ChatSettings | undefined): PublicChatSettings {
+  if (!settings) return { configured: false };
+  return { configured: true, url: settings.url, model: settings.model, enabled: settings.enabled !== false, hasApiKey: settings.apiKey !== undefined };
+}
