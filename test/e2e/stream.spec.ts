@@ -305,7 +305,7 @@ test('socket lifecycle: close() ends the frames with a clean close; an unknown p
   expect(sendEarly).toBe('InvalidStateError');
 });
 
-test('/qgpt/stream over the same transport: each input frame is answered by a FAILED frame the SDK parses; health stream says ok', async ({
+test('/qgpt/stream over the same transport: each input frame is answered by frames the SDK parses, echoing request and conversation; health stream says ok', async ({
   appPage: page,
   sdk: _sdk,
 }) => {
@@ -319,8 +319,9 @@ test('/qgpt/stream over the same transport: each input frame is answered by a FA
         if (frames.length === 2) resolve();
       };
     });
-    socket.send(JSON.stringify({ question: { query: 'what does parse_args do?', relevant: { iterable: [] } }, request: 'q1', conversation: 'c1' }));
-    socket.send(JSON.stringify({ relevance: { query: 'x', options: { question: true } }, request: 'q2' }));
+    const relevant = { iterable: [] };
+    socket.send(JSON.stringify({ question: { query: 'what does parse_args do?', relevant }, relevance: { query: 'x' }, request: 'q1', conversation: 'c1' }));
+    socket.send(JSON.stringify({ conversation: 'c2', stop: true, request: 'q2' }));
     await two;
     socket.close();
     const health = new WebSocket(`ws://${location.host}/api/.well-known/stream/health`);
@@ -329,7 +330,7 @@ test('/qgpt/stream over the same transport: each input frame is answered by a FA
     return { frames: JSON.parse(JSON.stringify(frames)), health: text };
   });
   const byRequest = Object.fromEntries((result.frames as { request: string }[]).map((f) => [f.request, f]));
-  expect(byRequest.q1).toEqual({ conversation: 'c1', request: 'q1', status: 'FAILED', errorMessage: 'question answering is not implemented yet' });
-  expect(byRequest.q2).toEqual({ conversation: '', request: 'q2', status: 'FAILED', errorMessage: 'question answering is not implemented yet' });
+  expect(byRequest.q1).toEqual({ conversation: 'c1', request: 'q1', status: 'FAILED', statusCode: 422, errorMessage: expect.stringContaining('both relevance and question') });
+  expect(byRequest.q2).toEqual({ conversation: 'c2', request: 'q2', status: 'STOPPED' });
   expect(result.health.toLowerCase().startsWith('ok')).toBe(true);
 });

@@ -12,6 +12,7 @@ import { CHANGE_LOG_SIZE } from '../../worker/core/feed/commit.ts';
 import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { AssetsSchema, QGPTStreamOutputSchema, StreamedIdentifiersSchema, type Asset, type Assets, type StreamedIdentifiers } from '../../worker/core/model/schemas.ts';
 import { assetDelta, identifierDelta, identifiersSnapshot } from '../../worker/core/streams/frames.ts';
+import { BOTH_INPUTS_ERROR } from '../../worker/core/streams/qgpt.ts';
 import { SEQ_HEADER, type StreamCatchUp, type StreamFrame, type StreamKind } from '../../worker/core/streams/protocol.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { testClassifier } from '../support/classifier.ts';
@@ -155,25 +156,26 @@ describe('stream routes', () => {
     }
   });
 
-  it('/qgpt/stream answers each input with FAILED frames the SDK parses (NDJSON), echoing request and conversation', async () => {
+  it('/qgpt/stream answers each input with NDJSON frames the SDK parses, echoing request and conversation', async () => {
     const w = await world();
-    const input = { question: { query: 'what is this?', relevant: { iterable: [] } }, request: 'r-1', conversation: 'c-1' };
-    const response = await w.request('POST', '/qgpt/stream', input);
+    const both = { question: { query: 'what is this?', relevant: { iterable: [] } }, relevance: { query: 'what is this?' }, request: 'r-1', conversation: 'c-1' };
+    const response = await w.request('POST', '/qgpt/stream', both);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/x-ndjson');
     const lines = (await response.text()).split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     const frame = JSON.parse(lines[0]!);
     expect(QGPTStreamOutputSchema.safeParse(frame).success).toBe(true);
-    expect(frame).toEqual({ conversation: 'c-1', request: 'r-1', status: 'FAILED', errorMessage: 'question answering is not implemented yet' });
+    expect(frame).toEqual({ conversation: 'c-1', request: 'r-1', status: 'FAILED', errorMessage: BOTH_INPUTS_ERROR, statusCode: 422 });
     expect(QGPTStreamOutputFromJSON(frame).status).toBe('FAILED');
 
-    const bare = JSON.parse((await (await w.request('POST', '/qgpt/stream', { question: { query: 'q' } })).text()).trim());
-    expect(bare.conversation).toBe('');
-    expect(bare.request).toMatch(/^[0-9a-f-]{36}$/);
+    const stopped = JSON.parse((await (await w.request('POST', '/qgpt/stream', { conversation: 'c-2', stop: true })).text()).trim());
+    expect(stopped.conversation).toBe('c-2');
+    expect(stopped.request).toMatch(/^[0-9a-f-]{36}$/);
+    expect(QGPTStreamOutputFromJSON(stopped).status).toBe('STOPPED');
     const broken = await w.app.request('/api/qgpt/stream', { method: 'POST', body: '{nope' });
     const failed = JSON.parse((await broken.text()).trim());
-    expect(failed).toMatchObject({ status: 'FAILED', conversation: '' });
+    expect(failed).toMatchObject({ status: 'FAILED', conversation: '', statusCode: 400 });
     expect(failed.errorMessage).toMatch(/not valid JSON/);
   });
 });

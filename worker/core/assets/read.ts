@@ -1,6 +1,7 @@
 import type { Context } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import * as build from '../model/build.ts';
+import { readConversations } from '../qgpt/conversations.ts';
 import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
 import type { AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
@@ -120,8 +121,8 @@ export async function getActivities(ctx: Context, id: string): Promise<Activitie
   });
 }
 
-/** Conversations arrive with question answering; until then every asset has none. */
+/** The question-answering conversations that drew on the asset, each with its messages. */
 export async function getConversations(ctx: Context, id: string): Promise<Conversations> {
-  await ctx.store.read((tx) => requireAsset(tx, id));
-  return { iterable: [], indices: {} };
+  const conversations = await ctx.store.read(async (tx) => readConversations(tx, await requireAsset(tx, id)), ['assets', 'conversations', 'messages']);
+  return build.collectionOf(conversations, (c) => c);
 }

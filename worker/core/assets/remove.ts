@@ -1,6 +1,7 @@
 import type { Context } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { unlinkAll } from '../links/associate.ts';
+import { unlinkConversations } from '../qgpt/conversations.ts';
 import { requireAsset } from './read.ts';
 
 /** Deletes the asset with its formats, contents, annotations and activities, and unlinks it. */
@@ -8,6 +9,7 @@ export function deleteAsset(ctx: Context, id: string): Promise<string> {
   return commit(ctx, async (tx, log) => {
     const asset = await requireAsset(tx, id);
     await unlinkAll(ctx, tx, asset);
+    await unlinkConversations(tx, asset);
     for (const formatId of asset.formats) {
       await tx.delete('formats', formatId);
       await tx.delete('contents', formatId);

@@ -2,6 +2,7 @@ import type {
   Activity,
   Annotation,
   Asset,
+  Conversation,
   FlattenedAsset,
   FlattenedFormat,
   Format,
@@ -16,7 +17,9 @@ import type {
   AnnotationRecord,
   AssetRecord,
   ContentRecord,
+  ConversationRecord,
   FormatRecord,
+  MessageRecord,
   PersonRecord,
   SummaryRecord,
   TagRecord,
@@ -213,4 +216,33 @@ export function asset(parts: AssetParts): Asset {
     summaries: collectionOf(parts.summaries, summary),
     conversations: { iterable: [], indices: {} },
   } as Asset;
+}
+
+/** A FlattenedConversationMessage: the message's text as a fragment, the assets its answer drew on. */
+export function conversationMessage(m: MessageRecord) {
+  return {
+    id: m.id,
+    created: timestamp(m.created),
+    updated: timestamp(m.updated),
+    conversation: { id: m.conversation },
+    role: m.role,
+    fragment: { string: { raw: m.text } },
+    assets: references(m.assets),
+  };
+}
+
+/** A Conversation with its messages in order (each a reference carrying the message). */
+export function conversation(c: ConversationRecord, messages: readonly MessageRecord[]): Conversation {
+  return {
+    id: c.id,
+    name: c.name,
+    created: timestamp(c.created),
+    updated: timestamp(c.updated),
+    type: 'COPILOT',
+    messages: {
+      iterable: messages.map((m) => ({ id: m.id, reference: conversationMessage(m) })),
+      indices: Object.fromEntries(messages.map((m, i) => [m.id, i])),
+    },
+    assets: references(c.assets),
+  };
 }

@@ -26,13 +26,18 @@ export function streamRoutes(ctx: Context) {
   return app;
 }
 
-/** `POST /qgpt/stream`: one input frame in the body; the output frames back as NDJSON, one per line. */
+/**
+ * `POST /qgpt/stream`: one input frame in the body; the output frames back as NDJSON, one per line, each
+ * sent as soon as it is produced. When the client goes away (its socket closed) the request is ended and
+ * run to its end unread, so what it produced is still stored.
+ */
 export function qgptStreamRoutes(ctx: Context) {
   const app = new Hono();
   app.post('/stream', async (c) => {
     const text = await c.req.text();
     const encoder = new TextEncoder();
-    const frames = answerStream(ctx, text);
+    const closed = new AbortController();
+    const frames = answerStream(ctx, text, closed.signal);
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         const next = await frames.next();
@@ -40,7 +45,8 @@ export function qgptStreamRoutes(ctx: Context) {
         else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
       },
       async cancel() {
-        await frames.return(undefined);
+        closed.abort();
+        for await (const _ of frames);
       },
     });
     return new Response(body, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } });

@@ -1,41 +1,94 @@
 /**
  * `/qgpt/stream`: each input frame (a QGPTStreamInput) is answered by a sequence of QGPTStreamOutput
- * frames ending with a terminal status. Question answering arrives with its own issue; until then every
- * input is answered by one FAILED frame, so the socket path is real end to end.
+ * frames ending with a terminal status; every frame carries `conversation` and `request` (the client's
+ * value or a generated id). One socket carries many inputs; requests run concurrently, one per
+ * conversation (see qgpt-exchange.ts for a question's frames).
+ *
+ * - `{reset: true}`: every running request ends (with RESET, keeping what it produced), then one RESET frame.
+ * - `{conversation, stop: true}`: that conversation's running request ends (with STOPPED, keeping what it
+ *   produced), then one STOPPED frame; also when nothing was running there (stopping is idempotent).
+ * - `relevance` and/or `question`: an exchange. Both at once without `relevance.options.question` is the
+ *   documented error: one FAILED frame (statusCode 422).
+ * - A frame that is not a QGPTStreamInput: one FAILED frame (400 not JSON, 422 misfit).
  */
 import type { Context } from '../deps.ts';
-import { QGPTStreamInputSchema, type QGPTStreamInput, type QGPTStreamOutput } from '../model/schemas.ts';
+import type { QGPTStreamInput, QGPTStreamOutput } from '../model/schemas.ts';
+import { QGPTStreamInputSchema } from '../model/schemas.ts';
+import { answerExchange, type Plan } from './qgpt-exchange.ts';
+import { runningRequests } from './running.ts';
 
-export const QGPT_NOT_IMPLEMENTED = 'question answering is not implemented yet';
+export const BOTH_INPUTS_ERROR =
+  'An input carries both relevance and question: send relevance with options.question set to true to get relevance and answers in one request, or send one of them.';
+export const NOTHING_TO_ANSWER = 'An input needs relevance or question (or stop, or reset).';
+
+type Parsed = { input: QGPTStreamInput } | { error: string; status: number; request?: string; conversation?: string };
 
 /** Parses one input frame's text; a frame that is not a QGPTStreamInput is answered with FAILED. */
-export function parseStreamInput(text: string): { input: QGPTStreamInput } | { error: string; request?: string; conversation?: string } {
+export function parseStreamInput(text: string): Parsed {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { error: `the input frame is not valid JSON: ${(error as Error).message}` };
+    return { error: `the input frame is not valid JSON: ${(error as Error).message}`, status: 400 };
   }
   const parsed = QGPTStreamInputSchema.safeParse(json);
   if (parsed.success) return { input: parsed.data };
   const raw = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
   return {
     error: `the input frame is not a QGPTStreamInput: ${parsed.error.issues[0]?.path.join('.') || '(frame)'}: ${parsed.error.issues[0]?.message}`,
+    status: 422,
     ...(typeof raw.request === 'string' ? { request: raw.request } : {}),
     ...(typeof raw.conversation === 'string' ? { conversation: raw.conversation } : {}),
   };
 }
 
-/** The output frames answering one input frame. `conversation` is on every frame (clients require it). */
-export async function* answerStream(ctx: Context, text: string): AsyncGenerator<QGPTStreamOutput> {
+/** What an exchange input asks for, or the error that answers it. */
+function planOf(input: QGPTStreamInput): Plan | { error: string; status: number } {
+  const { relevance, question } = input;
+  if (relevance && question && !relevance.options?.question) return { error: BOTH_INPUTS_ERROR, status: 422 };
+  // With options.question, relevance does both steps; a question sent alongside adds nothing.
+  if (relevance) return { kind: 'relevance', input: relevance, answer: relevance.options?.question === true };
+  if (question) return { kind: 'question', input: question };
+  return { error: NOTHING_TO_ANSWER, status: 422 };
+}
+
+/**
+ * The output frames answering one input frame. `closed` aborts when the client goes away (its socket
+ * closed): a running exchange then ends as if stopped.
+ */
+export async function* answerStream(ctx: Context, text: string, closed?: AbortSignal): AsyncGenerator<QGPTStreamOutput> {
   const parsed = parseStreamInput(text);
-  const source = 'input' in parsed ? parsed.input : parsed;
-  const request = source.request ?? ctx.newId();
-  const conversation = source.conversation ?? '';
-  yield {
-    conversation,
-    request,
-    status: 'FAILED',
-    errorMessage: 'error' in parsed ? parsed.error : QGPT_NOT_IMPLEMENTED,
-  };
+  if ('error' in parsed) {
+    yield { conversation: parsed.conversation ?? '', request: parsed.request ?? ctx.newId(), status: 'FAILED', errorMessage: parsed.error, statusCode: parsed.status };
+    return;
+  }
+  const { input } = parsed;
+  const request = input.request ?? ctx.newId();
+  const running = runningRequests(ctx.store);
+  if (input.reset) {
+    await running.endAll('reset');
+    yield { conversation: input.conversation ?? '', request, status: 'RESET' };
+    return;
+  }
+  if (input.stop) {
+    if (!input.conversation) {
+      yield { conversation: '', request, status: 'FAILED', errorMessage: 'A stop needs the conversation to stop.', statusCode: 422 };
+      return;
+    }
+    await running.end(input.conversation, 'stop');
+    yield { conversation: input.conversation, request, status: 'STOPPED' };
+    return;
+  }
+  const plan = planOf(input);
+  if ('error' in plan) {
+    yield { conversation: input.conversation ?? '', request, status: 'FAILED', errorMessage: plan.error, statusCode: plan.status };
+    return;
+  }
+  const conversation = input.conversation || ctx.newId();
+  if (running.get(conversation)) {
+    const errorMessage = `Conversation '${conversation}' is answering another request; wait for its last frame or stop it first.`;
+    yield { conversation, request, status: 'FAILED', errorMessage, statusCode: 409 };
+    return;
+  }
+  yield* answerExchange(ctx, { conversation, request, plan, closed });
 }

@@ -1,0 +1,127 @@
+/**
+ * Stored question-answering conversations: each `/qgpt/stream` exchange appends a USER message (the
+ * query) and, when an answer was produced, an ASSISTANT message (the answer text the client was sent),
+ * and links the conversation with the assets the answer drew on (both sides, as links/associate.ts does).
+ */
+import type { Context } from '../deps.ts';
+import { commit } from '../feed/commit.ts';
+import * as build from '../model/build.ts';
+import type { Conversation, FlattenedConversationMessages, RelevantQGPTSeeds } from '../model/schemas.ts';
+import { readRelevant } from './relevant.ts';
+import type { AssetRecord, ConversationRecord, MessageRecord } from '../store/records.ts';
+import type { ReadTx, WriteTx } from '../store/store.ts';
+
+export interface StoredConversation {
+  record: ConversationRecord;
+  messages: MessageRecord[];
+}
+
+/** A conversation with its messages in order, or undefined when there is none with that id. */
+export async function readConversation(ctx: Context, id: string): Promise<StoredConversation | undefined> {
+  return ctx.store.read(async (tx) => {
+    const record = await tx.get('conversations', id);
+    return record && { record, messages: await tx.getMany('messages', record.messages) };
+  }, ['conversations', 'messages']);
+}
+
+/** The earlier turns of a conversation as the `messages` of a question input (references with the message). */
+export function historyOf(conversation: StoredConversation | undefined): FlattenedConversationMessages | undefined {
+  if (!conversation || conversation.messages.length === 0) return undefined;
+  return build.conversation(conversation.record, conversation.messages).messages;
+}
+
+/** The wire Conversations an asset is linked with, each with its messages. */
+export async function readConversations(tx: ReadTx, asset: AssetRecord): Promise<Conversation[]> {
+  const records = await tx.getMany('conversations', asset.conversations);
+  const messages = await tx.getMany('messages', records.flatMap((c) => c.messages));
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  return records.map((c) => build.conversation(c, c.messages.flatMap((id) => byId.get(id) ?? [])));
+}
+
+export interface Exchange {
+  conversation: string;
+  query: string;
+  /** The answer text the client was sent; undefined when the exchange produced no answer (relevance only). */
+  answer?: string;
+  /** The assets of the passages the answer drew on. */
+  assets: readonly string[];
+}
+
+const NAME_LENGTH = 80;
+
+/** A new conversation's name: the first line of its first query, cut at a word near 80 characters. */
+export function conversationName(query: string): string {
+  const line = query.trim().split('\n')[0]!.trim();
+  if (line.length <= NAME_LENGTH) return line || 'Conversation';
+  const cut = line.slice(0, NAME_LENGTH);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > NAME_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * Stores one exchange in one transaction: creates the conversation when it does not exist (with the
+ * given id), appends its messages, and links it with the answer's assets that still exist (a change
+ * event for each asset newly linked, so streams, search and caches see it).
+ */
+export function saveExchange(ctx: Context, exchange: Exchange): Promise<ConversationRecord> {
+  const now = ctx.now().toISOString();
+  const message = (role: MessageRecord['role'], text: string, assets: string[]): MessageRecord => ({
+    id: ctx.newId(),
+    conversation: exchange.conversation,
+    created: now,
+    updated: now,
+    role,
+    text,
+    assets,
+  });
+  return commit(ctx, async (tx, log) => {
+    const assets = await tx.getMany('assets', [...new Set(exchange.assets)]);
+    const used = assets.map((a) => a.id);
+    const messages = [message('USER', exchange.query, [])];
+    if (exchange.answer !== undefined) messages.push(message('ASSISTANT', exchange.answer, used));
+    const conversation: ConversationRecord = (await tx.get('conversations', exchange.conversation)) ?? {
+      id: exchange.conversation,
+      name: conversationName(exchange.query),
+      created: now,
+      updated: now,
+      messages: [],
+      assets: [],
+    };
+    conversation.updated = now;
+    conversation.messages = [...conversation.messages, ...messages.map((m) => m.id)];
+    conversation.assets = [...new Set([...conversation.assets, ...used])];
+    const writes = [tx.put('conversations', conversation), ...messages.map((m) => tx.put('messages', m))];
+    for (const asset of assets) {
+      if (asset.conversations.includes(conversation.id)) continue;
+      asset.conversations = [...asset.conversations, conversation.id];
+      writes.push(tx.put('assets', asset));
+      log.updated(asset.id);
+    }
+    await Promise.all(writes);
+    return conversation;
+  });
+}
+
+/**
+ * Before an asset is deleted: its conversations keep their messages but no longer list it (nor do their
+ * messages), inside the deleting transaction.
+ */
+export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Promise<void> {
+  for (const conversation of await tx.getMany('conversations', asset.conversations)) {
+    conversation.assets = conversation.assets.filter((id) => id !== asset.id);
+    await tx.put('conversations', conversation);
+    for (const message of await tx.getMany('messages', conversation.messages)) {
+      if (!message.assets.includes(asset.id)) continue;
+      message.assets = message.assets.filter((id) => id !== asset.id);
+      await tx.put('messages', message);
+    }
+  }
+}
+
+/** The assets relevant seeds come from: their asset reference, else the stored snippet their id names. */
+export async function assetsOf(ctx: Context, relevant: RelevantQGPTSeeds): Promise<string[]> {
+  const direct = relevant.iterable.flatMap((r) => (r.asset?.id ? [r.asset.id] : []));
+  const byId = relevant.iterable.flatMap((r) => (!r.asset?.id && r.id ? [r.id] : []));
+  const stored = (await readRelevant(ctx, byId)).flatMap((r) => (r?.asset ? [r.asset] : []));
+  return [...new Set([...direct, ...stored])];
+}

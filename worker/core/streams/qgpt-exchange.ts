@@ -1,0 +1,159 @@
+/**
+ * One `/qgpt/stream` exchange: a question asked in a conversation, answered as frames.
+ *
+ * Frames: `INITIALIZED` at once; then, when an answer is asked for, `IN-PROGRESS` frames whose
+ * `question.answers.iterable[0].text` is the next chunk of the first answer (a delta; `score` 0, as the
+ * answer is scored only once complete); then one terminal frame:
+ * - `COMPLETED` (no new text), once the exchange is stored. When relevance ran it carries `relevance`
+ *   (the relevant snippets, and with `options.question` the complete `answer` with every answer's score).
+ * - `STOPPED` (after a stop, or when the client went away) or `RESET` (after a reset), once what was
+ *   produced is stored: the query, and the answer text sent so far when there was some.
+ * - `FAILED` with `errorMessage` and `statusCode` (an ApiError's status, else 500); nothing is stored.
+ *
+ * Stored: the conversation (created with the given id when it does not exist, named after its first
+ * query), a USER message (the query), an ASSISTANT message (exactly the text sent as deltas; none for
+ * relevance alone), and links between the conversation and the assets of the relevant snippets. Earlier
+ * turns go to the answerer as the question input's `messages` (unless the client sent its own).
+ */
+import type { Context } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import type {
+  QGPTQuestionInput,
+  QGPTQuestionOutput,
+  QGPTRelevanceInput,
+  QGPTRelevanceOutput,
+  QGPTStreamOutput,
+  RelevantQGPTSeeds,
+} from '../model/schemas.ts';
+import { assetsOf, historyOf, readConversation, saveExchange } from '../qgpt/conversations.ts';
+import { question } from '../qgpt/question.ts';
+import { relevance } from '../qgpt/relevance.ts';
+import { deltasOf } from './deltas.ts';
+import { runningRequests, type EndReason } from './running.ts';
+
+export type Plan =
+  | { kind: 'relevance'; input: QGPTRelevanceInput; /** options.question: answer after relevance. */ answer: boolean }
+  | { kind: 'question'; input: QGPTQuestionInput };
+
+export interface ExchangeRequest {
+  conversation: string;
+  request: string;
+  plan: Plan;
+  /** Aborts when the client went away. */
+  closed?: AbortSignal;
+}
+
+const ABORTED = Symbol('aborted');
+
+/** Settles with the promise, or with ABORTED as soon as the signal aborts. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * The frames of one exchange. The caller has checked that the conversation runs no other request: this
+ * registers it (synchronously, on the first `next()`) before anything is awaited.
+ */
+export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): AsyncGenerator<QGPTStreamOutput> {
+  const { conversation, request, plan } = exchange;
+  const frame = (fields: Omit<QGPTStreamOutput, 'conversation' | 'request'>): QGPTStreamOutput => ({ conversation, request, ...fields });
+  const abort = new AbortController();
+  let finish!: () => void;
+  runningRequests(ctx.store).add(conversation, { request, abort, done: new Promise<void>((resolve) => (finish = resolve)) });
+  const onClosed = () => abort.abort('closed' satisfies EndReason);
+  exchange.closed?.addEventListener('abort', onClosed, { once: true });
+  if (exchange.closed?.aborted) onClosed();
+
+  const query = plan.input.query;
+  let sent = '';
+  let relevant: RelevantQGPTSeeds | undefined;
+  let found: QGPTRelevanceOutput | undefined;
+  let terminal: QGPTStreamOutput;
+  try {
+    yield frame({ status: 'INITIALIZED' });
+    terminal = yield* run();
+  } catch (error) {
+    terminal = abort.signal.aborted ? await endedEarly() : failed(error);
+  } finally {
+    exchange.closed?.removeEventListener('abort', onClosed);
+    // Before the terminal frame: a stop or reset waiting on this request answers after it.
+    finish();
+  }
+  yield terminal;
+
+  /** Relevance and/or the answer; the IN-PROGRESS frames, then the COMPLETED frame once stored. */
+  async function* run(): AsyncGenerator<QGPTStreamOutput, QGPTStreamOutput> {
+    const history = historyOf(await readConversation(ctx, conversation));
+    let input: QGPTQuestionInput;
+    if (plan.kind === 'relevance') {
+      const { options, ...rest } = plan.input;
+      const result = await unlessAborted(relevance(ctx, { ...rest, options: { ...options, question: false } }), abort.signal);
+      if (result === ABORTED) throw abort.signal.reason;
+      found = result;
+      relevant = result.relevant;
+      if (!plan.answer) {
+        await saveExchange(ctx, { conversation, query, assets: await assetsOf(ctx, relevant) });
+        return frame({ status: 'COMPLETED', relevance: found });
+      }
+      input = {
+        query,
+        relevant,
+        application: rest.application,
+        model: rest.model,
+        pipeline: options?.pipeline,
+        messages: rest.messages ?? history,
+      };
+    } else {
+      input = { ...plan.input, messages: plan.input.messages ?? history };
+      relevant = input.relevant;
+    }
+
+    const deltas = deltasOf((emit) => question(ctx, input, { signal: abort.signal, onDelta: emit }));
+    let output: QGPTQuestionOutput;
+    for (;;) {
+      const next = deltas.next();
+      next.catch(() => {}); // an answerer that rejects after a stop is no longer listened to
+      const step = await unlessAborted(next, abort.signal);
+      if (step === ABORTED) throw abort.signal.reason;
+      if (step.done) {
+        output = step.value;
+        break;
+      }
+      sent += step.value;
+      yield frame({ status: 'IN-PROGRESS', question: { answers: { iterable: [{ text: step.value, score: 0 }] } } });
+    }
+    if (abort.signal.aborted) throw abort.signal.reason;
+    // An answerer that did not report (all of) its text as deltas: the rest as one last delta.
+    const first = output.answers.iterable[0];
+    if (first && first.text.length > sent.length && first.text.startsWith(sent)) {
+      const rest = first.text.slice(sent.length);
+      sent = first.text;
+      yield frame({ status: 'IN-PROGRESS', question: { answers: { iterable: [{ text: rest, score: first.score }] } } });
+    }
+    await saveExchange(ctx, { conversation, query, answer: sent, assets: await assetsOf(ctx, relevant) });
+    return frame({ status: 'COMPLETED', ...(found ? { relevance: { ...found, answer: output } } : {}) });
+  }
+
+  /** After a stop, a reset or the client going away: store what was produced, answer STOPPED or RESET. */
+  async function endedEarly(): Promise<QGPTStreamOutput> {
+    try {
+      const assets = sent && relevant ? await assetsOf(ctx, relevant) : [];
+      await saveExchange(ctx, { conversation, query, answer: sent || undefined, assets });
+    } catch (error) {
+      return failed(error);
+    }
+    const status = abort.signal.reason === ('reset' satisfies EndReason) ? 'RESET' : 'STOPPED';
+    return frame({ status, ...(found ? { relevance: found } : {}) });
+  }
+
+  function failed(error: unknown): QGPTStreamOutput {
+    const statusCode = error instanceof ApiError ? error.status : 500;
+    const errorMessage = error instanceof Error ? error.message : String(error);
+    return frame({ status: 'FAILED', errorMessage, statusCode });
+  }
+}
