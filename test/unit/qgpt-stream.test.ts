@@ -19,7 +19,7 @@ class FrameReader {
   readonly #reader: ReadableStreamDefaultReader<string>;
   #pending = '';
 
-  constructor(body: ReadableStream<Uint8Array>) {
+  constructor(body: NonNullable<Response['body']>) {
     this.#reader = body.pipeThrough(new TextDecoderStream()).getReader();
   }
 
@@ -145,10 +145,10 @@ describe('stored conversations', () => {
 
     const conversations = (await api.get(`/asset/${py.id}/conversations`)).json();
     expect(conversations.indices).toEqual({ 'conv-1': 0 });
-    const [conversation] = ConversationsFromJSON(conversations).iterable;
+    const conversation = ConversationsFromJSON(conversations).iterable[0]!;
     expect(conversation).toMatchObject({ id: 'conv-1', name: 'how are arguments parsed?', type: 'COPILOT' });
-    expect(conversation!.assets!.iterable.map((a) => a.id)).toEqual([py.id, go.id]);
-    const messages = conversation!.messages.iterable.map((m) => [m.reference!.role, m.reference!.fragment!.string!.raw, m.reference!.assets!.iterable.map((a) => a.id)]);
+    expect(conversation.assets!.iterable!.map((a: { id: string }) => a.id)).toEqual([py.id, go.id]);
+    const messages = conversation.messages.iterable.map((m) => [m.reference!.role, m.reference!.fragment!.string!.raw, m.reference!.assets!.iterable!.map((a: { id: string }) => a.id)]);
     expect(messages).toEqual([
       ['USER', 'how are arguments parsed?', []],
       ['ASSISTANT', 'With argparse.', [py.id]],
@@ -156,9 +156,9 @@ describe('stored conversations', () => {
       ['ASSISTANT', 'fmt prints.', [go.id, py.id]],
     ]);
     // created with its first exchange, updated with its last
-    const stamps = conversation!.messages.iterable.map((m) => m.reference!.created.value.getTime());
-    expect(conversation!.created.value.getTime()).toBe(stamps[0]);
-    expect(conversation!.updated.value.getTime()).toBe(stamps[3]);
+    const stamps = conversation.messages.iterable.map((m) => m.reference!.created.value.getTime());
+    expect(conversation.created.value.getTime()).toBe(stamps[0]);
+    expect(conversation.updated.value.getTime()).toBe(stamps[3]);
     expect(stamps[3]).toBeGreaterThan(stamps[0]!);
     expect((await api.get(`/asset/${go.id}/conversations`)).json().iterable.map((c: { id: string }) => c.id)).toEqual(['conv-1']);
 
