@@ -63,12 +63,12 @@ const noClassifier: Classifier = {
   },
 };
 
-export async function measureSearchQuality(options: { data?: string; verbose?: boolean } = {}): Promise<QualityResult> {
+/** The CoSQA corpus loaded into a fresh core app (in memory), each function an asset; and the dev queries. */
+export async function loadCosqa(options: { data?: string } = {}) {
   const data = options.data ?? dataDir();
   const corpus: Record<string, number> = JSON.parse(readFileSync(join(data, 'code_idx_map.txt'), 'utf8'));
   const queries: Query[] = JSON.parse(readFileSync(join(data, 'cosqa-retrieval-dev-500.json'), 'utf8'));
   const app = createApp({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: noClassifier });
-
   const t0 = performance.now();
   const idxOf = new Map<string, number>();
   const entries = Object.entries(corpus);
@@ -85,8 +85,30 @@ export async function measureSearchQuality(options: { data?: string; verbose?: b
       }),
     );
   }
-  const loadSeconds = (performance.now() - t0) / 1000;
+  return { app, queries, idxOf, loadSeconds: round((performance.now() - t0) / 1000) };
+}
 
+/** nDCG@10, MRR@10, Recall@10 and recall over the whole answer, from the 0-based rank of each query's function (-1: not found). */
+export function rankMetrics(ranks: readonly number[]) {
+  return {
+    ndcg10: round(mean(ranks.map((r) => (r >= 0 && r < 10 ? 1 / Math.log2(r + 2) : 0)))),
+    mrr10: round(mean(ranks.map((r) => (r >= 0 && r < 10 ? 1 / (r + 1) : 0)))),
+    recall10: round(mean(ranks.map((r) => (r >= 0 && r < 10 ? 1 : 0)))),
+    recallAll: round(mean(ranks.map((r) => (r >= 0 ? 1 : 0)))),
+  };
+}
+
+/** The metrics of each half of the queries, as a check that a figure does not hang on a few queries. */
+export function halves(ranks: readonly number[]) {
+  const half = Math.floor(ranks.length / 2);
+  return [ranks.slice(0, half), ranks.slice(half)].map((h) => {
+    const m = rankMetrics(h);
+    return { ndcg10: m.ndcg10, mrr10: m.mrr10 };
+  });
+}
+
+export async function measureSearchQuality(options: { data?: string; verbose?: boolean } = {}): Promise<QualityResult> {
+  const { app, queries, idxOf, loadSeconds } = await loadCosqa(options);
   const ranks: number[] = [];
   let queryMs = 0;
   for (const q of queries) {
@@ -99,22 +121,11 @@ export async function measureSearchQuality(options: { data?: string; verbose?: b
     ranks.push(rank);
     if (options.verbose) console.log(`${rank < 0 ? '-' : rank + 1}\t${q.doc}`);
   }
-  const metrics = (list: number[]) => ({
-    ndcg10: round(mean(list.map((r) => (r >= 0 && r < 10 ? 1 / Math.log2(r + 2) : 0)))),
-    mrr10: round(mean(list.map((r) => (r >= 0 && r < 10 ? 1 / (r + 1) : 0)))),
-    recall10: round(mean(list.map((r) => (r >= 0 && r < 10 ? 1 : 0)))),
-    recallAll: round(mean(list.map((r) => (r >= 0 ? 1 : 0)))),
-  });
-  const half = Math.floor(ranks.length / 2);
-  const halves = [ranks.slice(0, half), ranks.slice(half)].map((h) => {
-    const m = metrics(h);
-    return { ndcg10: m.ndcg10, mrr10: m.mrr10 };
-  });
-  return { queries: queries.length, answered: MAX_RANKED_RESULTS, ...metrics(ranks), halves, loadSeconds: round(loadSeconds), queryMsMean: round(queryMs / queries.length) };
+  return { queries: queries.length, answered: MAX_RANKED_RESULTS, ...rankMetrics(ranks), halves: halves(ranks), loadSeconds, queryMsMean: round(queryMs / queries.length) };
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
-const round = (x: number) => Math.round(x * 10000) / 10000;
+export const round = (x: number) => Math.round(x * 10000) / 10000;
 
 export function formatQuality(r: QualityResult): string {
   return [

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Context } from '../deps.ts';
 import { describeEmbedder } from '../embed/embedder.ts';
 import { ApiError } from '../errors.ts';
+import { vectorIndexFor } from '../qgpt/vectors.ts';
 import { requireBody } from './http.ts';
 
 /** The most texts one POST may embed; more is a 422 (embed them in several calls). */
@@ -20,6 +21,10 @@ const EmbedRequestSchema = z.object({ texts: z.array(z.string()).max(MAX_TEXTS_P
  * - POST `/embeddings` `{texts: string[]}` (at most 1024) -> `{embedder, dimensions, vectors:
  *   number[][]}`, one L2-normalised vector per text, in order. Loads the model on first use; a model
  *   that fails to load is a 503 `embedder_unavailable` naming the reason.
+ * - GET `/embeddings/library` -> EmbeddingProgress `{embedder, embedded, pending, snippets, running}`: how
+ *   far the library's snippet vectors are (qgpt/vectors.ts); after a change of embedder `pending` counts
+ *   down while everything is re-embedded. POST `/embeddings/library` starts bringing them up to date in
+ *   the background and answers 202 with the progress (relevance does it too, before it answers).
  */
 export function embeddingRoutes(ctx: Context) {
   const app = new Hono();
@@ -44,6 +49,12 @@ export function embeddingRoutes(ctx: Context) {
     // Where the time went, for people and benchmarks (shown by browsers' devtools too).
     const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(embedded - read).toFixed(1)}, json;dur=${(performance.now() - embedded).toFixed(1)}`;
     return c.body(body, 200, { 'content-type': 'application/json', 'server-timing': timing });
+  });
+  app.get('/library', (c) => c.json(vectorIndexFor(ctx).progress));
+  app.post('/library', (c) => {
+    const vectors = vectorIndexFor(ctx);
+    vectors.current().catch((error) => console.error('embeddings: bringing the library vectors up to date failed', error));
+    return c.json(vectors.progress, 202);
   });
   return app;
 }

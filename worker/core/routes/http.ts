@@ -16,6 +16,16 @@ export function queryFlag(c: HonoContext, name: string, fallback: boolean): bool
   throw badRequest(`Query parameter '${name}' must be true or false; got '${value}'.`, 'invalid_parameter');
 }
 
+/** A whole-number query parameter in 1..max, or undefined when absent; anything else is a 400. */
+export function queryCount(c: HonoContext, name: string, max: number): number | undefined {
+  const value = c.req.query(name);
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw badRequest(`Query parameter '${name}' must be a whole number from 1 to ${max}; got '${value}'.`, 'invalid_parameter');
+  }
+  return Number(value);
+}
+
 /** Reads the request body as text, refusing more than `limit` bytes without buffering them. */
 async function readText(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);

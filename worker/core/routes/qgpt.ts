@@ -10,16 +10,21 @@ import {
 import { hints } from '../qgpt/hints.ts';
 import { personsRelated } from '../qgpt/persons.ts';
 import { question } from '../qgpt/question.ts';
-import { relevance } from '../qgpt/relevance.ts';
+import { MAX_RELEVANT, relevance } from '../qgpt/relevance.ts';
 import { reprompt } from '../qgpt/reprompt.ts';
-import { queryFlag, readBody, requireBody } from './http.ts';
+import { queryCount, queryFlag, readBody, requireBody } from './http.ts';
 
-/** The question-answering operations under `/qgpt` (the stream is in routes/streams.ts). */
+/**
+ * The question-answering operations under `/qgpt` (the stream is in routes/streams.ts). Relevance takes
+ * Tessera's own `?limit=` (1..100, default 10): how many snippets to answer.
+ */
 export function qgptRoutes(ctx: Context) {
   const app = new Hono();
-  app.post('/relevance', async (c) =>
-    c.json(await relevance(ctx, await requireBody(c, QGPTRelevanceInputSchema, ctx.maxBodyBytes, 'QGPTRelevanceInput'))),
-  );
+  app.post('/relevance', async (c) => {
+    const limit = queryCount(c, 'limit', MAX_RELEVANT);
+    const input = await requireBody(c, QGPTRelevanceInputSchema, ctx.maxBodyBytes, 'QGPTRelevanceInput');
+    return c.json(await relevance(ctx, input, limit === undefined ? {} : { limit }));
+  });
   app.post('/question', async (c) =>
     c.json(await question(ctx, await requireBody(c, QGPTQuestionInputSchema, ctx.maxBodyBytes, 'QGPTQuestionInput'))),
   );

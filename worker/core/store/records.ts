@@ -181,7 +181,9 @@ export interface SnippetRecord {
  * may name it by id alone. Holds the text as relevance returned it; the most recent ones are kept.
  */
 export interface RelevantRecord {
+  /** The ring slot (see qgpt/relevant.ts); the id handed out is `<slot>.<nonce>`. */
   id: string;
+  nonce: string;
   created: string;
   text: string;
   /** The asset it came from (library snippets). */

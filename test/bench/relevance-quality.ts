@@ -1,0 +1,79 @@
+/**
+ * Relevance quality on CoSQA: nDCG@10, MRR@10, Recall@10 and Recall@100 of `POST /qgpt/relevance` with
+ * `options.database: true` (and `?limit=100`), the whole 6,267-function corpus loaded as assets, one
+ * relevant function per query; plus the relevance latency p50/p95 at that size (Node, in-memory store,
+ * through app.request). With no model files the active embedder is the hashing embedder. A query's rank
+ * is the rank of the first snippet of its function. Tuned on these (dev) queries: there is no held-out split.
+ *
+ *   npx esbuild test/bench/relevance-quality.ts --bundle --platform=node --format=esm --packages=external \
+ *     --outfile=.bench/relevance-quality.mjs && node .bench/relevance-quality.mjs [--verbose]
+ *
+ * (`npm run bench` runs it as one of its sections.)
+ */
+import { basename } from 'node:path';
+import { halves, loadCosqa, rankMetrics, round } from './search-quality.ts';
+import { ms, quantile } from './stats.ts';
+
+export interface RelevanceQuality {
+  queries: number;
+  ndcg10: number;
+  mrr10: number;
+  recall10: number;
+  recall100: number;
+  halves: { ndcg10: number; mrr10: number }[];
+  loadSeconds: number;
+  /** The first relevance call: embeds the whole library. */
+  firstCallMs: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+export async function measureRelevanceQuality(options: { data?: string; verbose?: boolean } = {}): Promise<RelevanceQuality> {
+  const { app, queries, idxOf, loadSeconds } = await loadCosqa(options);
+  const ranks: number[] = [];
+  const times: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    const response = await app.request('/api/qgpt/relevance?limit=100', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: q.doc, options: { database: true } }),
+    });
+    const body = (await response.json()) as { relevant: { iterable: { asset?: { id: string } }[] } };
+    times.push(performance.now() - t);
+    if (!response.ok) throw new Error(`relevance: ${response.status} ${JSON.stringify(body)}`);
+    const order = [...new Set(body.relevant.iterable.map((r) => r.asset?.id))];
+    const rank = order.findIndex((id) => id !== undefined && idxOf.get(id) === q.retrieval_idx);
+    ranks.push(rank);
+    if (options.verbose) console.log(`${rank < 0 ? '-' : rank + 1}\t${q.doc}`);
+  }
+  const m = rankMetrics(ranks);
+  const steady = times.slice(1).sort((a, b) => a - b);
+  return {
+    queries: queries.length,
+    ndcg10: m.ndcg10,
+    mrr10: m.mrr10,
+    recall10: m.recall10,
+    recall100: m.recallAll,
+    halves: halves(ranks),
+    loadSeconds,
+    firstCallMs: round(times[0] ?? 0),
+    p50Ms: round(quantile(steady, 0.5)),
+    p95Ms: round(quantile(steady, 0.95)),
+  };
+}
+
+export function formatRelevanceQuality(r: RelevanceQuality): string {
+  return [
+    `CoSQA (${r.queries} dev queries, 6,267 functions as assets, POST /qgpt/relevance database:true, hashing embedder):`,
+    `  nDCG@10 ${r.ndcg10.toFixed(4)}   MRR@10 ${r.mrr10.toFixed(4)}   Recall@10 ${r.recall10.toFixed(3)}   Recall@100 ${r.recall100.toFixed(3)}   (target nDCG@10 >= 0.46: ${r.ndcg10 >= 0.46 ? 'met' : 'NOT met'})`,
+    `  halves: nDCG@10 ${r.halves.map((h) => h.ndcg10.toFixed(4)).join(' / ')}, MRR@10 ${r.halves.map((h) => h.mrr10.toFixed(4)).join(' / ')}`,
+    `  relevance latency at 6,267 assets (Node, in memory): p50 ${ms(r.p50Ms)}, p95 ${ms(r.p95Ms)}; first call (embeds the library) ${ms(r.firstCallMs)}; corpus loaded in ${r.loadSeconds.toFixed(1)} s`,
+  ].join('\n');
+}
+
+if (process.argv[1] && /relevance-quality[^/]*\.(ts|mjs|js)$/.test(basename(process.argv[1]))) {
+  const result = await measureRelevanceQuality({ verbose: process.argv.includes('--verbose') });
+  console.log(formatRelevanceQuality(result));
+  if (process.argv.includes('--json')) console.log(JSON.stringify(result));
+}

@@ -1,0 +1,244 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../worker/core/app.ts';
+import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
+import type { Embedder } from '../../worker/core/embed/embedder.ts';
+import { MemoryFeed } from '../../worker/core/feed/feed.ts';
+import { unreadablePath, type FileSource } from '../../worker/core/qgpt/files.ts';
+import { readRelevant, RING_SIZE, storeRelevant } from '../../worker/core/qgpt/relevant.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import { withDefaults } from '../../worker/core/deps.ts';
+import { testClassifier } from '../support/classifier.ts';
+import { dumpStore } from '../support/dump.ts';
+import { fragmentSeed } from '../support/seeds.ts';
+import { createTestApi, type TestApi } from '../support/test-api.ts';
+
+const YAML = `def load_config(path):
+    """Read the YAML configuration file and return it as a dict."""
+    with open(path) as handle:
+        return yaml.safe_load(handle)
+`;
+const RETRY = `async function retryWithBackoff(task, attempts = 5) {
+  // Run the task again after a growing delay when it fails.
+  for (let i = 0; i < attempts; i++) {
+    try { return await task(); } catch (error) { await sleep(2 ** i * 100); }
+  }
+  throw new Error('gave up');
+}
+`;
+const CSV = `def write_rows(rows, out):
+    """Write rows of values to a CSV file."""
+    writer = csv.writer(out)
+    for row in rows:
+        writer.writerow(row)
+`;
+const NOTES = 'Deployment notes: roll back with the previous image tag when the health check fails.';
+
+const ROLLBACK = `Rollback: when a deployment goes wrong, redeploy the previous image tag. ${'Check the dashboards before and after. '.repeat(8)}`.trim();
+const MONITORING = `Monitoring: alerts go to the on-call channel. ${'Acknowledge within five minutes. '.repeat(8)}`.trim();
+
+const relevance = (api: TestApi, body: unknown, query = '') => api.post(`/qgpt/relevance${query}`, body);
+type Output = { relevant: { iterable: any[] }; answer?: { answers: { iterable: { score: number; text: string }[] } } };
+
+let api: TestApi;
+let ids: Record<'yaml' | 'retry' | 'csv' | 'notes', string>;
+
+async function create(seed: unknown) {
+  const reply = await api.post('/assets/create', seed);
+  expect(reply.status).toBe(200);
+  return reply.json().id as string;
+}
+
+beforeEach(async () => {
+  api = await createTestApi();
+  ids = {
+    yaml: await create(fragmentSeed(YAML, undefined, { generic: 'CODE', specific: 'py' })),
+    retry: await create(fragmentSeed(RETRY, undefined, { generic: 'CODE', specific: 'js' })),
+    csv: await create(fragmentSeed(CSV, undefined, { generic: 'CODE', specific: 'py' })),
+    notes: await create(fragmentSeed(NOTES, { name: 'Deploy notes' }, { generic: 'TEXT', specific: 'txt' })),
+  };
+});
+
+describe('POST /qgpt/relevance', () => {
+  it('database: ranks the library and answers snippets as fragment seeds with their asset and location', async () => {
+    const reply = await relevance(api, { query: 'read a yaml config file', options: { database: true } });
+    expect(reply.status).toBe(200);
+    const out = reply.json<Output>();
+    const first = out.relevant.iterable[0];
+    expect(first.asset.id).toBe(ids.yaml);
+    expect(first.seed.asset.format.fragment.string.raw).toBe(YAML.trim());
+    expect(first.location).toEqual({ text: YAML.trim(), start: 0, end: YAML.trim().length });
+    expect(first.seed.asset.format.classification.specific).toBe('py');
+    expect(typeof first.id).toBe('string');
+    // Scores order the answer; every asset appears at most once here (each has one snippet).
+    expect(new Set(out.relevant.iterable.map((r) => r.asset.id)).size).toBe(out.relevant.iterable.length);
+    const retry = await relevance(api, { query: 'retry a failing task with exponential backoff', options: { database: true } });
+    expect(retry.json<Output>().relevant.iterable[0].asset.id).toBe(ids.retry);
+  });
+
+  it('finds by meaning the words do not spell exactly (vector side): parts of identifiers, other word forms', async () => {
+    const reply = await relevance(api, { query: 'writer of csv rows', options: { database: true } });
+    expect(reply.json<Output>().relevant.iterable[0].asset.id).toBe(ids.csv);
+  });
+
+  it('never misses a committed write: created, updated and deleted assets are reflected at once', async () => {
+    const fresh = await create(fragmentSeed('def compute_checksum(data):\n    return hashlib.sha256(data).hexdigest()\n', undefined, { generic: 'CODE', specific: 'py' }));
+    const found = await relevance(api, { query: 'sha256 checksum', options: { database: true } });
+    expect(found.json<Output>().relevant.iterable[0].asset.id).toBe(fresh);
+
+    const asset = (await api.get(`/asset/${fresh}`)).json();
+    asset.formats.iterable[0].fragment.string.raw = 'def ping_host(name):\n    return subprocess.call(["ping", name])\n';
+    expect((await api.post('/asset/update', asset)).status).toBe(200);
+    const after = (await relevance(api, { query: 'ping a host', options: { database: true } })).json<Output>();
+    expect(after.relevant.iterable[0].asset.id).toBe(fresh);
+    expect(after.relevant.iterable[0].seed.asset.format.fragment.string.raw).toContain('ping_host');
+
+    expect((await api.post(`/assets/${fresh}/delete`)).status).toBe(200);
+    const gone = (await relevance(api, { query: 'ping a host', options: { database: true } })).json<Output>();
+    expect(gone.relevant.iterable.map((r) => r.asset.id)).not.toContain(fresh);
+  });
+
+  it('database leaves pseudo assets out; assets limits the space to the given ids', async () => {
+    const seed = fragmentSeed('def yaml_pseudo_loader(path):\n    return yaml.safe_load(open(path))\n', undefined, { generic: 'CODE', specific: 'py' });
+    const pseudo = await create({ asset: { ...seed.asset, pseudo: true } });
+    const all = (await relevance(api, { query: 'yaml load', options: { database: true } })).json<Output>();
+    expect(all.relevant.iterable.map((r) => r.asset.id)).not.toContain(pseudo);
+
+    const only = (await relevance(api, { query: 'yaml config', assets: { iterable: [{ id: ids.csv }, { id: pseudo }] } })).json<Output>();
+    expect(new Set(only.relevant.iterable.map((r) => r.asset.id))).toEqual(new Set([pseudo, ids.csv]));
+    expect(only.relevant.iterable[0].asset.id).toBe(pseudo);
+  });
+
+  it('seeds: only fragment strings count; snippets carry no asset', async () => {
+    const reply = await relevance(api, {
+      query: 'how do I roll back a deployment',
+      seeds: {
+        iterable: [
+          fragmentSeed(`${ROLLBACK}\n\n${MONITORING}`, undefined, { generic: 'TEXT', specific: 'txt' }),
+          { type: 'SEEDED_ASSET', asset: { application: fragmentSeed('x').asset.application, format: { file: { string: { raw: 'files do not count' } } } } },
+        ],
+      },
+    });
+    expect(reply.status).toBe(200);
+    const out = reply.json<Output>();
+    expect(out.relevant.iterable.map((r) => r.seed.asset.format.fragment.string.raw)).toEqual([ROLLBACK, MONITORING]);
+    expect(out.relevant.iterable.every((r) => r.asset === undefined)).toBe(true);
+    expect(out.relevant.iterable.some((r) => r.seed.asset.format.fragment.string.raw.includes('files do not count'))).toBe(false);
+  });
+
+  it('paths: ranks the files a FileSource gives, with the path on each snippet; an unreadable path is a 4xx naming it', async () => {
+    const files: FileSource = {
+      async read(path) {
+        if (path === '/opfs/src') {
+          return [
+            { path: '/opfs/src/net.py', text: 'def fetch_json(url):\n    return requests.get(url).json()\n' },
+            { path: '/opfs/src/math.py', text: 'def mean(values):\n    return sum(values) / len(values)\n' },
+          ];
+        }
+        throw unreadablePath(path, 'no such file or folder');
+      },
+    };
+    const withFiles = await createTestApi({ files });
+    const reply = await relevance(withFiles, { query: 'average of values', paths: ['/opfs/src'] });
+    expect(reply.status).toBe(200);
+    const first = reply.json<Output>().relevant.iterable[0];
+    expect(first.path).toBe('/opfs/src/math.py');
+    expect(first.asset).toBeUndefined();
+    const missing = await relevance(withFiles, { query: 'x', paths: ['/opfs/nope.txt'] });
+    expect(missing.status).toBe(404);
+    expect(missing.json().error.message).toContain('/opfs/nope.txt');
+  });
+
+  it('refuses zero or several query spaces, empty spaces, unknown assets, an empty query and a bad limit; stores nothing then', async () => {
+    const before = await dumpStore(api.store);
+    const cases: [unknown, number, string?][] = [
+      [{ query: 'yaml' }, 422],
+      [{ query: 'yaml', options: { database: false } }, 422],
+      [{ query: 'yaml', options: { database: true }, assets: { iterable: [{ id: ids.yaml }] } }, 422],
+      [{ query: 'yaml', seeds: { iterable: [] }, paths: ['/opfs/x'] }, 422],
+      [{ query: 'yaml', assets: { iterable: [] } }, 422],
+      [{ query: 'yaml', paths: [] }, 422],
+      [{ query: 'yaml', seeds: { iterable: [{ type: 'SEEDED_ASSET' }] } }, 422],
+      [{ query: '   ', options: { database: true } }, 422],
+      [{ query: 'yaml', assets: { iterable: [{ id: '00000000-0000-4000-8000-000000000000' }] } }, 404],
+      [{ options: { database: true } }, 422],
+      [{ query: 'yaml', options: { database: 'yes' } }, 422],
+      [{ query: 'yaml', options: { database: true } }, 400, '?limit=0'],
+      [{ query: 'yaml', options: { database: true } }, 400, '?limit=101'],
+      [{ query: 'yaml', options: { database: true } }, 400, '?limit=ten'],
+    ];
+    for (const [body, status, query] of cases) {
+      const reply = await relevance(api, body, query);
+      expect(reply.status, JSON.stringify(body) + (query ?? '')).toBe(status);
+      expect(reply.json().error.message.length).toBeGreaterThan(0);
+    }
+    expect((await api.app.request('/api/qgpt/relevance', { method: 'POST', body: '{not json' })).status).toBe(400);
+    const after = await dumpStore(api.store);
+    expect(after.relevant).toEqual(before.relevant);
+    expect(after.assets).toEqual(before.assets);
+  });
+
+  it('answers `limit` snippets, at most three of one asset, best first', async () => {
+    const many = Array.from({ length: 6 }, (_, i) => `def handler_${i}(event):\n    """Handle event number ${i} of the queue."""\n    ${'log(event)\n    '.repeat(60)}return ${i}\n`).join('\n\n');
+    const big = await create(fragmentSeed(many, undefined, { generic: 'CODE', specific: 'py' }));
+    const out = (await relevance(api, { query: 'handle queue event', options: { database: true } }, '?limit=5')).json<Output>();
+    expect(out.relevant.iterable.length).toBeLessThanOrEqual(5);
+    expect(out.relevant.iterable.filter((r) => r.asset.id === big).length).toBeLessThanOrEqual(3);
+    expect(out.relevant.iterable[0].asset.id).toBe(big);
+    for (const r of out.relevant.iterable.filter((r) => r.asset.id === big)) {
+      expect(many.slice(r.location.start, r.location.end)).toBe(r.location.text);
+    }
+  });
+
+  it('keeps what it answered so a question can name a snippet by id alone', async () => {
+    const out = (await relevance(api, { query: 'csv rows', options: { database: true } })).json<Output>();
+    const [record] = await readRelevant(withDefaults({ store: api.store, feed: api.feed, classifier: await testClassifier() }), [out.relevant.iterable[0].id]);
+    expect(record).toMatchObject({ text: CSV.trim(), asset: ids.csv, start: 0 });
+  });
+});
+
+describe('relevant snippet ids', () => {
+  it('resolve to nothing once their ring slot is reused, or when malformed', async () => {
+    const ctx = withDefaults({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: await testClassifier() });
+    const [first] = await storeRelevant(ctx, [{ text: 'one', start: 0, end: 3 }]);
+    expect((await readRelevant(ctx, [first!]))[0]?.text).toBe('one');
+    await storeRelevant(ctx, Array.from({ length: RING_SIZE }, (_, i) => ({ text: `t${i}`, start: 0, end: 2 })));
+    expect(await readRelevant(ctx, [first!, 'nonsense', '0.'])).toEqual([undefined, undefined, undefined]);
+    expect((await ctx.store.read((tx) => tx.getAll('relevant'))).length).toBe(RING_SIZE);
+  });
+});
+
+describe('snippet vectors', () => {
+  it('re-embed the whole library when the embedder changes, with progress visible; a restart catches up from the change log', async () => {
+    const store = new MemoryStore();
+    const classifier = await testClassifier();
+    const first = createApp({ store, feed: new MemoryFeed(), classifier });
+    const post = (app: typeof first, path: string, body: unknown) =>
+      app.request(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (const text of [YAML, RETRY, CSV]) expect((await post(first, '/assets/create', fragmentSeed(text))).status).toBe(200);
+    expect((await post(first, '/qgpt/relevance', { query: 'yaml', options: { database: true } })).status).toBe(200);
+    const progress = await (await first.request('/api/embeddings/library')).json();
+    expect(progress).toMatchObject({ embedder: 'hashing-v2-1024', embedded: 3, pending: 0, running: false });
+    expect(progress.snippets).toBeGreaterThanOrEqual(3);
+
+    // Another embedder (another id): everything is embedded again, by it.
+    const calls: number[] = [];
+    const other: Embedder = {
+      id: 'hashing-v2-256',
+      dimensions: 256,
+      embed: async (texts) => {
+        calls.push(texts.length);
+        return new HashingEmbedder({ dimensions: 256 }).embed(texts);
+      },
+    };
+    const second = createApp({ store, feed: new MemoryFeed(), classifier, embedder: other });
+    // A write this worker never heard of (made by the first, whose feed is not this one's).
+    expect((await post(first, '/assets/create', fragmentSeed('def checksum(data):\n    return crc32(data)\n'))).status).toBe(200);
+    const reply = await post(second, '/qgpt/relevance', { query: 'crc32 checksum', options: { database: true } });
+    expect(reply.status).toBe(200);
+    expect(calls.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4 + 1); // 4 assets' snippets + the query
+    const records = await store.read((tx) => tx.getAll('snippets'));
+    expect(records.map((r) => r.embedder)).toEqual(Array(4).fill('hashing-v2-256'));
+    expect(records.every((r) => r.snippets.every((s) => s.vector.length === 256))).toBe(true);
+    expect((await (await second.request('/api/embeddings/library')).json()).embedded).toBe(4);
+  });
+});

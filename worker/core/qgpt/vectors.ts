@@ -1,0 +1,237 @@
+/**
+ * The library's snippets and their vectors, kept in step with the assets (design decision 8).
+ *
+ * - Each asset's text is split into snippets (snippets.ts) and every snippet embedded by the active
+ *   embedder; the result is one SnippetRecord per asset in the `snippets` collection, written in its own
+ *   transaction after the asset's write committed (an asset write never waits for embedding).
+ * - `current()` answers with every committed asset embedded: it applies the change-log entries after the
+ *   seq it last saved (kept in `indexes`, record `vectors`), embedding what is still pending, so a relevance
+ *   call never misses a committed asset, even one written just before the worker stopped. When the log no
+ *   longer reaches back, or the active embedder differs from the one that made the stored vectors, it
+ *   reconciles the whole library instead (re-embedding everything after an embedder change).
+ * - While loaded it follows the feed, so writes are embedded in the background soon after they commit.
+ * - `progress` says how far an embedding run is (`GET /api/embeddings` shows it).
+ */
+import type { Context } from '../deps.ts';
+import { changesSince, readSeq } from '../feed/commit.ts';
+import { contentText } from '../search/documents.ts';
+import type { ClassificationSpecificEnum } from '../model/schemas.ts';
+import type { AssetRecord, SnippetRecord } from '../store/records.ts';
+import type { ReadTx } from '../store/store.ts';
+import { splitSnippets } from './snippets.ts';
+
+export const VECTORS_STATE_ID = 'vectors';
+/** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
+export const VECTORS_VERSION = 1;
+/** Assets embedded and written per transaction. */
+const CHUNK = 200;
+const SYNC_DELAY_MS = 300;
+
+export interface EmbeddingProgress {
+  /** The embedder whose vectors are (being) stored. */
+  embedder: string;
+  /** Assets with current vectors. */
+  embedded: number;
+  /** Assets waiting to be embedded by the run in progress (0 when idle). */
+  pending: number;
+  /** Snippets with current vectors. */
+  snippets: number;
+  running: boolean;
+}
+
+/** One asset's text as the vectors see it: each text format's content, original first. */
+export interface AssetText {
+  asset: AssetRecord;
+  texts: { format: string; text: string; code: boolean; specific: ClassificationSpecificEnum }[];
+}
+
+export class VectorIndex {
+  private entries = new Map<string, SnippetRecord>();
+  private embedderId = '';
+  private seq = 0;
+  private loaded = false;
+  private reconcile = false;
+  private pending = 0;
+  private running = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private ctx: Context) {
+    ctx.feed.subscribe(() => {
+      if (this.loaded) this.scheduleSync();
+    });
+  }
+
+  /** Every committed asset's snippet vectors, by asset id. */
+  async current(): Promise<ReadonlyMap<string, SnippetRecord>> {
+    await this.exclusive(async () => {
+      await this.ctx.embedder.ready?.();
+      if (!this.loaded || this.embedderId !== this.ctx.embedder.id) await this.load();
+      await this.catchUp();
+    });
+    return this.entries;
+  }
+
+  get progress(): EmbeddingProgress {
+    let snippets = 0;
+    for (const entry of this.entries.values()) snippets += entry.snippets.length;
+    return { embedder: this.embedderId, embedded: this.entries.size, pending: this.pending, snippets, running: this.running };
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private scheduleSync() {
+    clearTimeout(this.syncTimer);
+    this.syncTimer = unref(setTimeout(() => void this.current().catch((error) => console.error('vectors: background sync failed', error)), SYNC_DELAY_MS));
+  }
+
+  private async load(): Promise<void> {
+    this.embedderId = this.ctx.embedder.id;
+    const [records, state] = await this.ctx.store.read(
+      (tx) => Promise.all([tx.getAll('snippets'), tx.get('indexes', VECTORS_STATE_ID)]),
+      ['snippets', 'indexes'],
+    );
+    this.entries.clear();
+    for (const record of records) if (record.embedder === this.embedderId) this.entries.set(record.id, record);
+    const usable = state?.version === VECTORS_VERSION && (state.data as { embedder?: string } | undefined)?.embedder === this.embedderId;
+    this.seq = usable ? state!.seq : 0;
+    // Vectors of another embedder (or another splitting) are all redone; a missing state means we cannot
+    // know which changes were applied.
+    this.reconcile = !usable || records.length !== this.entries.size;
+    this.loaded = true;
+  }
+
+  private async catchUp(): Promise<void> {
+    const todo = new Set<string>();
+    const gone = new Set<string>();
+    let seq: number;
+    const changes = this.reconcile ? undefined : await changesSince(this.ctx, this.seq);
+    if (changes === undefined) {
+      // Compare every asset with its vectors (by `updated`).
+      const { assets, last } = await this.ctx.store.read(async (tx) => ({ assets: await tx.getAll('assets'), last: await readSeq(tx) }), [
+        'assets',
+        'meta',
+      ]);
+      seq = last;
+      const ids = new Set(assets.map((a) => a.id));
+      for (const asset of assets) if (this.entries.get(asset.id)?.updated !== asset.updated) todo.add(asset.id);
+      for (const id of this.entries.keys()) if (!ids.has(id)) gone.add(id);
+    } else {
+      if (changes.length === 0) return;
+      seq = changes[changes.length - 1]!.seq;
+      for (const change of changes) {
+        if (change.kind === 'deleted') {
+          todo.delete(change.asset);
+          gone.add(change.asset);
+        } else {
+          gone.delete(change.asset);
+          todo.add(change.asset);
+        }
+      }
+    }
+    await this.apply([...todo], [...gone], seq);
+    this.reconcile = false;
+  }
+
+  /** Embeds `todo`, forgets `gone`, and records `seq` as applied, chunk by chunk. */
+  private async apply(todo: string[], gone: string[], seq: number): Promise<void> {
+    this.running = true;
+    this.pending = todo.length;
+    try {
+      if (todo.length === 0) {
+        await this.save([], gone, seq);
+        return;
+      }
+      for (let i = 0; i < todo.length; i += CHUNK) {
+        const ids = todo.slice(i, i + CHUNK);
+        const texts = await this.ctx.store.read((tx) => readAssetTexts(tx, ids), ['assets', 'formats', 'contents']);
+        const found = new Set(texts.map((t) => t.asset.id));
+        const records = await embedAssets(this.ctx, texts);
+        const last = i + CHUNK >= todo.length;
+        // Assets deleted since the change was logged have no text: their vectors go too.
+        await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq);
+        this.pending = Math.max(0, todo.length - i - CHUNK);
+      }
+    } finally {
+      this.running = false;
+      this.pending = 0;
+    }
+  }
+
+  private async save(records: SnippetRecord[], gone: string[], seq: number): Promise<void> {
+    await this.ctx.store.write(async (tx) => {
+      await Promise.all([
+        ...records.map((r) => tx.put('snippets', r)),
+        ...gone.map((id) => tx.delete('snippets', id)),
+        tx.put('indexes', { id: VECTORS_STATE_ID, version: VECTORS_VERSION, seq, saved: this.ctx.now().toISOString(), data: { embedder: this.embedderId } }),
+      ]);
+    });
+    for (const r of records) this.entries.set(r.id, r);
+    for (const id of gone) this.entries.delete(id);
+    this.seq = seq;
+  }
+}
+
+/** The text formats of some assets (those that still exist), original format first, duplicates dropped. */
+export async function readAssetTexts(tx: ReadTx, ids: readonly string[]): Promise<AssetText[]> {
+  const assets = await tx.getMany('assets', ids);
+  return Promise.all(
+    assets.map(async (asset) => {
+      const ordered = [asset.original, ...asset.formats.filter((f) => f !== asset.original)];
+      const [formats, contents] = await Promise.all([tx.getMany('formats', ordered), tx.getMany('contents', ordered)]);
+      const byId = new Map(contents.map((c) => [c.id, c]));
+      const seen = new Set<string>();
+      const texts: AssetText['texts'] = [];
+      for (const format of formats) {
+        const text = contentText(byId.get(format.id));
+        if (text === undefined || text.trim() === '' || seen.has(text)) continue;
+        seen.add(text);
+        texts.push({ format: format.id, text, code: format.classification.generic === 'CODE', specific: format.classification.specific });
+      }
+      return { asset, texts };
+    }),
+  );
+}
+
+/**
+ * What is embedded for a snippet: its text, preceded by the asset's name when the text does not contain
+ * it (a name like "Parse YAML config" carries meaning the code may not spell out).
+ */
+export function embeddingText(name: string | undefined, text: string): string {
+  return name && !text.includes(name) ? `${name}\n${text}` : text;
+}
+
+async function embedAssets(ctx: Context, items: AssetText[]): Promise<SnippetRecord[]> {
+  const pieces: { item: number; format: string; start: number; end: number; text: string }[] = [];
+  items.forEach((item, i) => {
+    for (const { format, text, code } of item.texts) {
+      for (const span of splitSnippets(text, code)) {
+        pieces.push({ item: i, format, ...span, text: embeddingText(item.asset.name, text.slice(span.start, span.end)) });
+      }
+    }
+  });
+  const vectors = await ctx.embedder.embed(pieces.map((p) => p.text));
+  const records: SnippetRecord[] = items.map((item) => ({ id: item.asset.id, updated: item.asset.updated, embedder: ctx.embedder.id, snippets: [] }));
+  pieces.forEach((p, k) => records[p.item]!.snippets.push({ format: p.format, start: p.start, end: p.end, vector: vectors[k]! }));
+  return records;
+}
+
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
+const indexes = new WeakMap<object, WeakMap<object, VectorIndex>>();
+
+/** The vector index of the context's store and embedder: one per pair, whichever layer asks first. */
+export function vectorIndexFor(ctx: Context): VectorIndex {
+  let byEmbedder = indexes.get(ctx.store);
+  if (!byEmbedder) indexes.set(ctx.store, (byEmbedder = new WeakMap()));
+  let index = byEmbedder.get(ctx.embedder);
+  if (!index) byEmbedder.set(ctx.embedder, (index = new VectorIndex(ctx)));
+  return index;
+}
