@@ -16,7 +16,7 @@ interface DirectoryHandle {
   name: string;
   getDirectoryHandle(name: string): Promise<DirectoryHandle>;
   getFileHandle(name: string): Promise<FileHandle>;
-  values(): AsyncIterable<DirectoryHandle | FileHandle>;
+  values(): AsyncIterableIterator<DirectoryHandle | FileHandle>;
   queryPermission?(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
 }
 
@@ -68,9 +68,18 @@ export class BrowserFileSource extends TreeFileSource {
         throw unreadablePath(path, `no folder named '${root}' is registered (${known}); use /${OPFS_ROOT}/... or register the folder from the page`);
       }
       const handle = record.handle as DirectoryHandle;
+      if (typeof handle?.getDirectoryHandle !== 'function') {
+        throw unreadablePath(path, `what was registered as '${root}' is not a folder handle; register the folder again`);
+      }
       const permission = (await handle.queryPermission?.({ mode: 'read' })) ?? 'granted';
       if (permission !== 'granted') {
         throw unreadablePath(path, `permission for folder '${root}' is not granted; ask the page to call registerFolder again`);
+      }
+      try {
+        await handle.values()[Symbol.asyncIterator]().next(); // a folder deleted since it was registered throws here
+      } catch (error) {
+        if (isAbsent(error)) throw unreadablePath(path, `the folder registered as '${root}' no longer exists`);
+        throw error;
       }
       return folderOf(handle, root);
     });

@@ -51,7 +51,6 @@ export function hostError(path: string, error: unknown): ApiError {
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name ?? '') : '';
   if (name === 'NotFoundError') return unreadablePath(path, 'it does not exist');
   if (name === 'NotAllowedError' || name === 'SecurityError') return unreadablePath(path, 'the browser does not allow reading it');
-  if (name === 'TypeError') return unreadablePath(path, 'it contains a name the file system does not accept');
   const message = error instanceof Error ? error.message : String(error);
   return unreadablePath(path, `${name || 'error'}: ${message}`);
 }
