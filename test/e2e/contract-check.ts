@@ -34,6 +34,7 @@ export interface SdkApis {
   websites: InstanceType<SDK['WebsitesApi']>;
   summaries: InstanceType<SDK['WorkstreamSummariesApi']>;
   wellKnown: InstanceType<SDK['WellKnownApi']>;
+  qgpt: InstanceType<SDK['QGPTApi']>;
 }
 
 declare global {
@@ -85,7 +86,7 @@ export async function installRecordingFetch(page: Page, base = '/api'): Promise<
 export async function connectSdk(page: Page, base = '/api'): Promise<void> {
   await installRecordingFetch(page, base);
   await page.evaluate((base) => {
-    const { Configuration, AssetsApi, AssetApi, TagsApi, TagApi, WebsitesApi, WorkstreamSummariesApi, WellKnownApi } = window.PiecesSDK;
+    const { Configuration, AssetsApi, AssetApi, TagsApi, TagApi, WebsitesApi, WorkstreamSummariesApi, WellKnownApi, QGPTApi } = window.PiecesSDK;
     const config = new Configuration({ basePath: `${location.origin}${base}`, fetchApi: window.recordingFetch });
     window.apis = {
       assets: new AssetsApi(config),
@@ -95,6 +96,7 @@ export async function connectSdk(page: Page, base = '/api'): Promise<void> {
       websites: new WebsitesApi(config),
       summaries: new WorkstreamSummariesApi(config),
       wellKnown: new WellKnownApi(config),
+      qgpt: new QGPTApi(config),
     };
   }, base);
 }
