@@ -121,3 +121,17 @@ function chunk(text: string, size: number): string[] {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Makes `server` the answerer's endpoint (`PUT /api/qgpt/settings` on an app); throws unless it is stored. */
+export async function configureChatEndpoint(
+  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  server: Pick<ChatServer, 'url'>,
+  extra: { model?: string; apiKey?: string; enabled?: boolean } = {},
+): Promise<void> {
+  const response = await app.request('/api/qgpt/settings', {
+    method: 'PUT',
+    body: JSON.stringify({ url: server.url, model: 'test-model', ...extra }),
+    headers: { 'content-type': 'application/json' },
+  });
+  if (response.status !== 200) throw new Error(`PUT /api/qgpt/settings answered ${response.status}: ${await response.text()}`);
+}

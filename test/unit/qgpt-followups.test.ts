@@ -4,7 +4,7 @@
  * linked to the most relevant assets.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { configureChatEndpoint, startChatServer, type ChatServer } from '../support/chat-server.ts';
 import { dumpStore } from '../support/dump.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
@@ -38,12 +38,7 @@ afterEach(async () => {
 async function configure(options: Parameters<typeof startChatServer>[0]) {
   const server = await startChatServer(options);
   servers.push(server);
-  const response = await api.app.request('/api/qgpt/settings', {
-    method: 'PUT',
-    body: JSON.stringify({ url: server.url, model: 'm' }),
-    headers: { 'content-type': 'application/json' },
-  });
-  expect(response.status).toBe(200);
+  await configureChatEndpoint(api.app, server);
   return server;
 }
 
