@@ -4,14 +4,27 @@
  * the conversations the exchanges store, read back through `GET /asset/{id}/conversations`.
  */
 import { ConversationsFromJSON, QGPTStreamOutputFromJSON } from '@pieces.app/pieces-os-client';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
-import { QGPTStreamOutputSchema, type QGPTStreamOutput } from '../../worker/core/model/schemas.ts';
+import { QGPTStreamOutputSchema } from '../../worker/core/model/schemas.ts';
 import { conversationName, saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { deltasOf } from '../../worker/core/streams/deltas.ts';
 import { BOTH_INPUTS_ERROR, NOTHING_TO_ANSWER } from '../../worker/core/streams/qgpt.ts';
+import { startChatServer, type ChatServer } from '../support/chat-server.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+
+type Answers = { answers: { iterable: { text: string; score: number }[] } };
+/** A narrow view of QGPTStreamOutput (the inferred wire type is too deep for the type checker here). */
+interface QGPTStreamOutput {
+  conversation: string;
+  request?: string;
+  status?: string;
+  statusCode?: number | null;
+  errorMessage?: string;
+  question?: Answers;
+  relevance?: { relevant: { iterable: { asset?: { id: string } }[] }; answer?: Answers };
+}
 
 /** Frames of one input, read line by line as the worker sends them. */
 class FrameReader {
@@ -176,5 +189,184 @@ describe('stored conversations', () => {
     expect(name.endsWith('…')).toBe(true);
     expect(name.length).toBeLessThanOrEqual(81);
     expect(name).not.toContain('wor…');
+  });
+});
+
+const servers: ChatServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A real local chat-completions server, configured as the answerer's endpoint. */
+async function configureChat(api: TestApi, options: Parameters<typeof startChatServer>[0]) {
+  const server = await startChatServer(options);
+  servers.push(server);
+  const response = await api.app.request('/api/qgpt/settings', {
+    method: 'PUT',
+    body: JSON.stringify({ url: server.url, model: 'test-model' }),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(response.status).toBe(200);
+  return server;
+}
+
+async function library() {
+  const api = await createTestApi();
+  const py = (await api.post('/assets/create', fragmentSeed(PYTHON_SNIPPET, { name: 'parse_args' }))).json().id as string;
+  const go = (await api.post('/assets/create', fragmentSeed(GO_SNIPPET, { name: 'hello' }))).json().id as string;
+  return { api, py, go };
+}
+
+const statuses = (frames: QGPTStreamOutput[]) => frames.map((f) => f.status);
+const deltaText = (frames: QGPTStreamOutput[]) =>
+  frames.filter((f) => f.status === 'IN-PROGRESS').map((f) => f.question!.answers.iterable[0]!.text).join('');
+
+/** The stored conversation as `/asset/{id}/conversations` answers it: [role, text] per message. */
+async function storedMessages(api: TestApi, asset: string, conversation: string) {
+  const list = ConversationsFromJSON((await api.get(`/asset/${asset}/conversations`)).json()).iterable;
+  const found = list.find((c) => c.id === conversation);
+  return found && found.messages.iterable.map((m) => [m.reference!.role, m.reference!.fragment!.string!.raw]);
+}
+
+/** Reads frames until one with this status arrives (or the end). */
+async function readUntil(reader: FrameReader, status: string, count = 1) {
+  let seen = 0;
+  for (let frame = await reader.next(); frame; frame = await reader.next()) {
+    if (frame.status === status && ++seen === count) return frame;
+  }
+  throw new Error(`no ${status} frame`);
+}
+
+describe('/qgpt/stream exchanges', () => {
+  it('relevance with options.question: INITIALIZED, the answer as deltas, COMPLETED with the relevance output; stored as a new conversation of the assets used', async () => {
+    const { api, py } = await library();
+    const query = 'how are command line arguments parsed?';
+    const frames = await send(api, { relevance: { query, options: { database: true, question: true } }, request: 'q1' });
+    expect(statuses(frames)[0]).toBe('INITIALIZED');
+    expect(statuses(frames).at(-1)).toBe('COMPLETED');
+    expect(statuses(frames).slice(1, -1).every((s) => s === 'IN-PROGRESS')).toBe(true);
+    expect(frames.length).toBeGreaterThanOrEqual(3);
+    const conversation = frames[0]!.conversation;
+    expect(conversation).toMatch(/^[0-9a-f-]{36}$/);
+    for (const f of frames) expect([f.conversation, f.request]).toEqual([conversation, 'q1']);
+    for (const f of frames.slice(1, -1)) expect(typeof f.question!.answers.iterable[0]!.score).toBe('number');
+    const completed = frames.at(-1)!;
+    expect(completed.question).toBeUndefined();
+    expect(completed.relevance!.relevant.iterable[0]!.asset!.id).toBe(py);
+    const answer = completed.relevance!.answer!.answers.iterable[0]!.text;
+    expect(deltaText(frames)).toBe(answer);
+    expect(answer).toContain('parse_args');
+
+    expect(await storedMessages(api, py, conversation)).toEqual([
+      ['USER', query],
+      ['ASSISTANT', answer],
+    ]);
+    const stored = ConversationsFromJSON((await api.get(`/asset/${py}/conversations`)).json()).iterable[0]!;
+    expect(stored.name).toBe(query);
+  });
+
+  it('a question in a conversation the client named: created with that id; the next turn is appended and answered with the earlier turns as history', async () => {
+    const { api, py } = await library();
+    const reply = 'Arguments are parsed with argparse [1]. Pass --verbose for more output.';
+    const chat = await configureChat(api, { reply, chunkSize: 7, delayMs: 2 });
+    const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
+    const first = await send(api, { question: { query: 'how are arguments parsed?', relevant }, conversation: 'my-chat', request: 'a' });
+    expect(statuses(first)).toEqual(['INITIALIZED', ...Array(statuses(first).length - 2).fill('IN-PROGRESS'), 'COMPLETED']);
+    // the model's text arrives in pieces, each a delta
+    expect(first.filter((f) => f.status === 'IN-PROGRESS').length).toBeGreaterThanOrEqual(5);
+    const answer1 = deltaText(first);
+    expect(answer1.startsWith(reply)).toBe(true);
+    expect(first.every((f) => f.conversation === 'my-chat' && f.request === 'a')).toBe(true);
+
+    const second = await send(api, { question: { query: 'and how do I make it verbose?', relevant }, conversation: 'my-chat' });
+    expect(statuses(second).at(-1)).toBe('COMPLETED');
+    expect(second[0]!.request).toMatch(/^[0-9a-f-]{36}$/);
+    const history = chat.requests.at(-1)!.body.messages as { role: string; content: string }[];
+    expect(history.some((m) => m.role === 'user' && m.content === 'how are arguments parsed?')).toBe(true);
+    expect(history.some((m) => m.role === 'assistant' && m.content.startsWith(reply))).toBe(true);
+    expect(await storedMessages(api, py, 'my-chat')).toEqual([
+      ['USER', 'how are arguments parsed?'],
+      ['ASSISTANT', answer1],
+      ['USER', 'and how do I make it verbose?'],
+      ['ASSISTANT', deltaText(second)],
+    ]);
+  });
+
+  it('relevance alone: INITIALIZED, then COMPLETED with the relevant snippets; the conversation keeps the query', async () => {
+    const { api, go } = await library();
+    const frames = await send(api, { relevance: { query: 'print hello world', assets: { iterable: [{ id: go }] } }, conversation: 'search-1' });
+    expect(statuses(frames)).toEqual(['INITIALIZED', 'COMPLETED']);
+    expect(frames[1]!.relevance!.relevant.iterable[0]!.asset!.id).toBe(go);
+    expect(frames[1]!.relevance!.answer).toBeUndefined();
+    expect(await storedMessages(api, go, 'search-1')).toEqual([['USER', 'print hello world']]);
+  });
+
+  it('an error of relevance or question: FAILED with its message and status after INITIALIZED; nothing stored', async () => {
+    const { api } = await library();
+    const unusable = await send(api, { question: { query: 'q', relevant: { iterable: [{ path: '/nowhere' }] } }, request: 'u' });
+    expect(statuses(unusable)).toEqual(['INITIALIZED', 'FAILED']);
+    expect(unusable[1]).toMatchObject({ statusCode: 422, errorMessage: expect.stringContaining('relevant.iterable[0]') });
+    const noSpace = await send(api, { relevance: { query: 'q', options: { question: true } } });
+    expect(noSpace[1]).toMatchObject({ status: 'FAILED', statusCode: 422 });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const missing = await send(api, { relevance: { query: 'q', assets: { iterable: [{ id: unknown }] }, options: { question: true } } });
+    expect(missing[1]).toMatchObject({ status: 'FAILED', statusCode: 404, errorMessage: `No asset with id '${unknown}'.` });
+    expect(await api.store.read((tx) => tx.getAll('conversations'))).toEqual([]);
+  });
+
+  it('several conversations at once on one stream; a stop ends only its own (the text so far is stored), a second request in a running conversation is refused', async () => {
+    const { api, py } = await library();
+    await configureChat(api, { reply: 'word '.repeat(80), chunkSize: 5, delayMs: 15 });
+    const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
+    const a = await open(api, { question: { query: 'first', relevant }, conversation: 'A', request: 'ra' });
+    const b = await open(api, { question: { query: 'second', relevant }, conversation: 'B', request: 'rb' });
+    await readUntil(a, 'IN-PROGRESS', 3);
+    await readUntil(b, 'IN-PROGRESS', 1);
+    expect(await send(api, { question: { query: 'third', relevant }, conversation: 'A', request: 'rc' })).toEqual([
+      { conversation: 'A', request: 'rc', status: 'FAILED', statusCode: 409, errorMessage: expect.stringContaining("'A' is answering another request") },
+    ]);
+
+    expect(await send(api, { conversation: 'A', stop: true, request: 'stop-a' })).toEqual([{ conversation: 'A', request: 'stop-a', status: 'STOPPED' }]);
+    const aFrames = await a.rest();
+    expect(statuses(aFrames).at(-1)).toBe('STOPPED');
+    expect(aFrames.at(-1)).toEqual({ conversation: 'A', request: 'ra', status: 'STOPPED' });
+    const partial = deltaText(aFrames);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(400);
+    expect(await storedMessages(api, py, 'A')).toEqual([
+      ['USER', 'first'],
+      ['ASSISTANT', partial],
+    ]);
+
+    const bFrames = await b.rest();
+    expect(statuses(bFrames).at(-1)).toBe('COMPLETED');
+    expect(deltaText(bFrames).startsWith('word '.repeat(80))).toBe(true);
+    expect(bFrames.every((f) => f.conversation === 'B' && f.request === 'rb')).toBe(true);
+    // A runs nothing now: it takes a new request
+    expect(statuses(await send(api, { question: { query: 'again', relevant }, conversation: 'A' })).at(-1)).toBe('COMPLETED');
+  });
+
+  it('a reset ends every running request with RESET, keeping what each produced; a client that goes away ends its request, which is still stored', async () => {
+    const { api, py } = await library();
+    await configureChat(api, { reply: 'token '.repeat(80), chunkSize: 6, delayMs: 15 });
+    const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
+    const a = await open(api, { question: { query: 'one', relevant }, conversation: 'R1' });
+    const b = await open(api, { question: { query: 'two', relevant }, conversation: 'R2' });
+    await readUntil(a, 'IN-PROGRESS', 2);
+    await readUntil(b, 'IN-PROGRESS', 2);
+    expect(statuses(await send(api, { reset: true }))).toEqual(['RESET']);
+    for (const [reader, id] of [[a, 'R1'], [b, 'R2']] as const) {
+      const frames = await reader.rest();
+      expect(statuses(frames).at(-1)).toBe('RESET');
+      expect((await storedMessages(api, py, id))![1]).toEqual(['ASSISTANT', deltaText(frames)]);
+    }
+
+    const gone = await open(api, { question: { query: 'bye', relevant }, conversation: 'G' });
+    await readUntil(gone, 'IN-PROGRESS', 2);
+    const seen = deltaText(gone.frames);
+    await gone.cancel();
+    await expect.poll(async () => String((await storedMessages(api, py, 'G'))?.[1]?.[1]).startsWith(seen), { timeout: 5000 }).toBe(true);
+    const kept = (await storedMessages(api, py, 'G'))![1]![1]!;
+    expect(kept.length).toBeLessThan('token '.repeat(80).length);
   });
 });

@@ -6,8 +6,7 @@
 import type { Context } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
-import type { Conversation, FlattenedConversationMessages, RelevantQGPTSeeds } from '../model/schemas.ts';
-import { readRelevant } from './relevant.ts';
+import type { Conversation } from '../model/schemas.ts';
 import type { AssetRecord, ConversationRecord, MessageRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 
@@ -22,12 +21,6 @@ export async function readConversation(ctx: Context, id: string): Promise<Stored
     const record = await tx.get('conversations', id);
     return record && { record, messages: await tx.getMany('messages', record.messages) };
   }, ['conversations', 'messages']);
-}
-
-/** The earlier turns of a conversation as the `messages` of a question input (references with the message). */
-export function historyOf(conversation: StoredConversation | undefined): FlattenedConversationMessages | undefined {
-  if (!conversation || conversation.messages.length === 0) return undefined;
-  return build.conversation(conversation.record, conversation.messages).messages;
 }
 
 /** The wire Conversations an asset is linked with, each with its messages. */
@@ -116,12 +109,4 @@ export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Prom
       await tx.put('messages', message);
     }
   }
-}
-
-/** The assets relevant seeds come from: their asset reference, else the stored snippet their id names. */
-export async function assetsOf(ctx: Context, relevant: RelevantQGPTSeeds): Promise<string[]> {
-  const direct = relevant.iterable.flatMap((r) => (r.asset?.id ? [r.asset.id] : []));
-  const byId = relevant.iterable.flatMap((r) => (!r.asset?.id && r.id ? [r.id] : []));
-  const stored = (await readRelevant(ctx, byId)).flatMap((r) => (r?.asset ? [r.asset] : []));
-  return [...new Set([...direct, ...stored])];
 }

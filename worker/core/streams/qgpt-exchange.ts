@@ -12,21 +12,23 @@
  *
  * Stored: the conversation (created with the given id when it does not exist, named after its first
  * query), a USER message (the query), an ASSISTANT message (exactly the text sent as deltas; none for
- * relevance alone), and links between the conversation and the assets of the relevant snippets. Earlier
- * turns go to the answerer as the question input's `messages` (unless the client sent its own).
+ * relevance alone), and links between the conversation and the assets the answer drew on (those it cited,
+ * or showed; after a stop, those of the relevant snippets). Earlier turns of the conversation go to the
+ * answerer as its history, unless the client sent its own `messages`.
  */
 import type { Context } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type {
   QGPTQuestionInput,
-  QGPTQuestionOutput,
   QGPTRelevanceInput,
   QGPTRelevanceOutput,
   QGPTStreamOutput,
   RelevantQGPTSeeds,
 } from '../model/schemas.ts';
-import { assetsOf, historyOf, readConversation, saveExchange } from '../qgpt/conversations.ts';
-import { question } from '../qgpt/question.ts';
+import type { Turn } from '../qgpt/answer/generative.ts';
+import { assetsOf } from '../qgpt/answer/sources.ts';
+import { readConversation, saveExchange } from '../qgpt/conversations.ts';
+import { passagesOf, questionWithSources, type AnsweredQuestion } from '../qgpt/question.ts';
 import { relevance } from '../qgpt/relevance.ts';
 import { deltasOf } from './deltas.ts';
 import { runningRequests, type EndReason } from './running.ts';
@@ -88,7 +90,8 @@ export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): 
 
   /** Relevance and/or the answer; the IN-PROGRESS frames, then the COMPLETED frame once stored. */
   async function* run(): AsyncGenerator<QGPTStreamOutput, QGPTStreamOutput> {
-    const history = historyOf(await readConversation(ctx, conversation));
+    const stored = await readConversation(ctx, conversation);
+    const history: Turn[] = (stored?.messages ?? []).map((m) => ({ role: m.role, text: m.text }));
     let input: QGPTQuestionInput;
     if (plan.kind === 'relevance') {
       const { options, ...rest } = plan.input;
@@ -97,7 +100,7 @@ export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): 
       found = result;
       relevant = result.relevant;
       if (!plan.answer) {
-        await saveExchange(ctx, { conversation, query, assets: await assetsOf(ctx, relevant) });
+        await saveExchange(ctx, { conversation, query, assets: await assetsOfRelevant() });
         return frame({ status: 'COMPLETED', relevance: found });
       }
       input = {
@@ -106,22 +109,24 @@ export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): 
         application: rest.application,
         model: rest.model,
         pipeline: options?.pipeline,
-        messages: rest.messages ?? history,
+        messages: rest.messages,
       };
     } else {
-      input = { ...plan.input, messages: plan.input.messages ?? history };
+      input = plan.input;
       relevant = input.relevant;
     }
 
-    const deltas = deltasOf((emit) => question(ctx, input, { signal: abort.signal, onDelta: emit }));
-    let output: QGPTQuestionOutput;
+    // Earlier turns: the client's own `messages` when it sent them, else the stored conversation's.
+    const options = { signal: abort.signal, ...(input.messages ? {} : { history }) };
+    const deltas = deltasOf((onDelta) => questionWithSources(ctx, input, { ...options, onDelta }));
+    let answered: AnsweredQuestion;
     for (;;) {
       const next = deltas.next();
       next.catch(() => {}); // an answerer that rejects after a stop is no longer listened to
       const step = await unlessAborted(next, abort.signal);
       if (step === ABORTED) throw abort.signal.reason;
       if (step.done) {
-        output = step.value;
+        answered = step.value;
         break;
       }
       sent += step.value;
@@ -129,26 +134,32 @@ export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): 
     }
     if (abort.signal.aborted) throw abort.signal.reason;
     // An answerer that did not report (all of) its text as deltas: the rest as one last delta.
+    const { output } = answered;
     const first = output.answers.iterable[0];
     if (first && first.text.length > sent.length && first.text.startsWith(sent)) {
       const rest = first.text.slice(sent.length);
       sent = first.text;
       yield frame({ status: 'IN-PROGRESS', question: { answers: { iterable: [{ text: rest, score: first.score }] } } });
     }
-    await saveExchange(ctx, { conversation, query, answer: sent, assets: await assetsOf(ctx, relevant) });
+    await saveExchange(ctx, { conversation, query, answer: sent, assets: answered.assets });
     return frame({ status: 'COMPLETED', ...(found ? { relevance: { ...found, answer: output } } : {}) });
   }
 
   /** After a stop, a reset or the client going away: store what was produced, answer STOPPED or RESET. */
   async function endedEarly(): Promise<QGPTStreamOutput> {
     try {
-      const assets = sent && relevant ? await assetsOf(ctx, relevant) : [];
+      const assets = sent ? await assetsOfRelevant() : [];
       await saveExchange(ctx, { conversation, query, answer: sent || undefined, assets });
     } catch (error) {
       return failed(error);
     }
     const status = abort.signal.reason === ('reset' satisfies EndReason) ? 'RESET' : 'STOPPED';
     return frame({ status, ...(found ? { relevance: found } : {}) });
+  }
+
+  /** The assets of the relevant snippets (what a stopped answer or relevance alone drew on). */
+  async function assetsOfRelevant(): Promise<string[]> {
+    return relevant ? assetsOf(await passagesOf(ctx, relevant, { allowEmpty: true })) : [];
   }
 
   function failed(error: unknown): QGPTStreamOutput {
