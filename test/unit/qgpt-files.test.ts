@@ -1,6 +1,7 @@
 /**
  * The `paths` query space's file reading (worker/core/qgpt/files.ts, file-tree.ts, memory-files.ts) and
- * the granted-folder registry (qgpt/folders.ts: the RPC services and the `/folders` routes), in Node.
+ * the granted-folder registry (qgpt/folders.ts: the RPC services and the `/folders` routes), and
+ * `/qgpt/relevance` over `paths`, in Node.
  * The browser's handles are exercised by test/e2e/qgpt-paths.spec.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -162,5 +163,23 @@ describe('granted folders: services and /folders routes', () => {
     expect(missing.status).toBe(404);
     expect(missing.json().error).toMatchObject({ code: 'folder_not_found', message: expect.stringContaining("'nothing'") });
     expect(await failure(() => services.removeFolder('nothing'))).toMatchObject({ status: 404, code: 'folder_not_found' });
+  });
+});
+
+describe('POST /qgpt/relevance with paths (through MemoryFileSource)', () => {
+  it('ranks the snippets of the named files and folders, each with its path; unreadable paths are 4xx naming the path', async () => {
+    const api = await createTestApi({ files: files() });
+    const file = (await api.post('/qgpt/relevance', { query: 'parse command line args', paths: ['/opfs/notes/x.py'] })).json();
+    expect(file.relevant.iterable.length).toBeGreaterThan(0);
+    expect(file.relevant.iterable[0]).toMatchObject({ path: '/opfs/notes/x.py', seed: { asset: { format: { fragment: { string: { raw: expect.stringContaining('parse_args') } } } } } });
+    const folder = (await api.post('/qgpt/relevance', { query: 'export const', paths: ['opfs/notes', '/project'] })).json();
+    const paths = new Set(folder.relevant.iterable.map((r: { path: string }) => r.path));
+    expect(paths).toContain('/project/src/a.ts');
+    expect(paths).toContain('/opfs/notes/deep/c.ts');
+    for (const path of paths) expect(path).not.toMatch(/node_modules|\.git|logo|blob/);
+    const missing = await api.post('/qgpt/relevance', { query: 'x', paths: ['/opfs/none.txt'] });
+    expect(missing.status).toBe(404);
+    expect(missing.json().error.message).toContain("'/opfs/none.txt'");
+    expect((await api.post('/qgpt/relevance', { query: 'x', paths: ['/opfs/../etc'] })).status).toBe(400);
   });
 });
