@@ -1,4 +1,16 @@
-import { createRpc, installWebSocketShim, ready, register, rpc, TesseraRpcError, TesseraSocket } from './client/index.ts';
+import {
+  createRpc,
+  installWebSocketShim,
+  listFolders,
+  pickFolder,
+  ready,
+  register,
+  registerFolder,
+  removeFolder,
+  rpc,
+  TesseraRpcError,
+  TesseraSocket,
+} from './client/index.ts';
 import { mountLibrary } from './ui/library.ts';
 
 declare global {
@@ -12,11 +24,27 @@ declare global {
       TesseraRpcError: typeof TesseraRpcError;
       TesseraSocket: typeof TesseraSocket;
       installWebSocketShim: typeof installWebSocketShim;
+      registerFolder: typeof registerFolder;
+      pickFolder: typeof pickFolder;
+      listFolders: typeof listFolders;
+      removeFolder: typeof removeFolder;
     };
   }
 }
 
-window.tessera = { register, ready, rpc, createRpc, TesseraRpcError, TesseraSocket, installWebSocketShim };
+window.tessera = {
+  register,
+  ready,
+  rpc,
+  createRpc,
+  TesseraRpcError,
+  TesseraSocket,
+  installWebSocketShim,
+  registerFolder,
+  pickFolder,
+  listFolders,
+  removeFolder,
+};
 
 // Any script in this page can open the streams with a plain `new WebSocket('ws://<host>/api/...')`.
 installWebSocketShim();
