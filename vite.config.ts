@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions, type OutputFile, type Plugin as Plugin_ } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -10,15 +11,31 @@ const WORKER_ENTRY = 'worker/browser/sw.ts';
 const WORKER_URL = '/sw.js';
 
 /**
- * Bundles the service worker into ONE self-contained ES module (no chunks: a service worker may not
- * `import()`, and esbuild inlines dynamic imports when splitting is off). Used by dev and build alike.
+ * Rewrites `import { z } from 'zod'` to `import * as z from 'zod'` in our sources. Same module, same
+ * values; but zod's `z` binding is a re-exported namespace object, which esbuild must keep whole (every
+ * locale: 445 KB of the worker, compiled and evaluated at each start), while a namespace import used as
+ * `z.object(...)` is tree-shaken (about 85 KB). Write new imports as `import * as z from 'zod'`.
  */
-async function bundleServiceWorker(production: boolean): Promise<string> {
-  const result = await build({
+function zodNamespaceImports(): Plugin_ {
+  const named = /import\s*\{\s*z\s*\}\s*from\s*(['"])zod\1/g;
+  return {
+    name: 'tessera:zod-namespace-imports',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!args.path.startsWith(join(repoRoot, 'worker'))) return undefined;
+        const source = readFileSync(args.path, 'utf8');
+        return { contents: source.replace(named, "import * as z from 'zod'"), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** esbuild settings shared by the worker and its lazy scripts. */
+function workerBuildOptions(production: boolean) {
+  return {
+    plugins: [zodNamespaceImports()],
     absWorkingDir: repoRoot,
-    entryPoints: [WORKER_ENTRY],
     bundle: true,
-    format: 'esm',
     platform: 'browser',
     target: 'es2022',
     splitting: false,
@@ -29,14 +46,78 @@ async function bundleServiceWorker(production: boolean): Promise<string> {
     // @vscode/vscode-languagedetection's bundle names Node built-ins in code paths that only run
     // under Node; left external, they are never required in the worker.
     external: ['crypto', 'fs', 'path', 'punycode', 'util', 'stream', 'http', 'url', 'https', 'zlib', 'encoding'],
-    define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
     // transformers.js imports onnxruntime-web's WebGPU build; the plain wasm build (its factory bundled
     // in, no `import()` of a separate .mjs) is the one a service worker can run.
     alias: { 'onnxruntime-web/webgpu': 'onnxruntime-web/wasm' },
+  } satisfies BuildOptions;
+}
+
+/**
+ * The worker's lazy scripts (worker/core/lazy-script.ts): big libraries it needs only sometimes, kept
+ * out of `/sw.js` so that a worker start does not compile them. Each is a classic script (IIFE) that
+ * leaves the exports of `source` in `globalThis.__tesseraLazy_<name>`.
+ */
+const LAZY_SCRIPTS: Record<string, string> = {
+  // The language model's TF.js code (assets/language-detector.ts, LanguageDetectionLib).
+  languagedetection: [
+    "export { ModelOperations } from '@vscode/vscode-languagedetection';",
+    "export { default as cpuBackendChunk } from '@vscode/vscode-languagedetection/dist/lib/979.js';",
+  ].join('\n'),
+  // transformers.js and onnxruntime-web (embed/select.ts).
+  transformers: "export * from './worker/core/embed/transformers.ts';",
+};
+/** Data files the lazy scripts read, kept offline with them: the language model. */
+const LAZY_DATA = { from: 'node_modules/@vscode/vscode-languagedetection/model', to: '/models/vscode-languagedetection/' };
+
+interface WorkerBuild {
+  /** `/sw.js`. */
+  worker: string;
+  /** URL path -> text of each lazy script. */
+  lazy: Map<string, string>;
+}
+
+/**
+ * Bundles the service worker into ONE self-contained ES module (no chunks: a module service worker may
+ * neither `import()` nor `importScripts()`), and its lazy scripts beside it, named by content hash; the
+ * worker learns their names (and the cache that keeps them offline) through `TESSERA_LAZY`. Used by dev
+ * and build alike.
+ */
+async function bundleServiceWorker(production: boolean): Promise<WorkerBuild> {
+  const nodeEnv = JSON.stringify(production ? 'production' : 'development');
+  const lazy = new Map<string, string>();
+  const scripts: Record<string, string> = {};
+  const hash = createHash('sha256');
+  await Promise.all(
+    Object.entries(LAZY_SCRIPTS).map(async ([name, source]) => {
+      const result = await build({
+        ...workerBuildOptions(production),
+        stdin: { contents: source, resolveDir: repoRoot, sourcefile: `lazy-${name}.ts`, loader: 'ts' },
+        format: 'iife',
+        globalName: `__tesseraLazy_${name}`,
+        define: { 'process.env.NODE_ENV': nodeEnv },
+      });
+      const text = only(result.outputFiles, `lazy script ${name}`);
+      const path = `/lazy/${name}-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.js`;
+      scripts[name] = path;
+      lazy.set(path, text);
+    }),
+  );
+  const precache = [...Object.values(scripts).sort(), ...readdirSync(join(repoRoot, LAZY_DATA.from)).sort().map((name) => `${LAZY_DATA.to}${name}`)];
+  for (const path of precache) hash.update(path);
+  for (const name of readdirSync(join(repoRoot, LAZY_DATA.from)).sort()) hash.update(readFileSync(join(repoRoot, LAZY_DATA.from, name)));
+  const files = { cache: `tessera-lazy-${hash.digest('hex').slice(0, 10)}`, scripts, precache };
+  const result = await build({
+    ...workerBuildOptions(production),
+    entryPoints: [WORKER_ENTRY],
+    format: 'esm',
+    define: { 'process.env.NODE_ENV': nodeEnv, TESSERA_LAZY_SCRIPTS: 'true', TESSERA_LAZY: JSON.stringify(files) },
   });
-  const [output] = result.outputFiles;
-  if (!output || result.outputFiles.length !== 1) throw new Error(`expected one worker bundle, got ${result.outputFiles.length}`);
-  return output.text;
+  return { worker: only(result.outputFiles, 'worker bundle'), lazy };
+}
+
+function only(outputs: OutputFile[], what: string): string {
+  if (outputs.length !== 1) throw new Error(`expected one ${what}, got ${outputs.length}`);
+  return outputs[0]!.text;
 }
 
 /** Serves `/sw.js` in `vite` dev (rebuilt on each request) and emits `sw.js` into the build output. */
@@ -44,14 +125,24 @@ function serviceWorker(): Plugin {
   return {
     name: 'tessera:service-worker',
     configureServer(server) {
+      // The lazy scripts of the latest worker bundle served (their names come with the worker).
+      let lazy = new Map<string, string>();
       server.middlewares.use(async (req, res, next) => {
-        if (req.url?.split('?')[0] !== WORKER_URL) return next();
+        const path = req.url?.split('?')[0];
+        const lazyScript = path && lazy.get(path);
+        if (lazyScript) {
+          res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+          res.end(lazyScript);
+          return;
+        }
+        if (path !== WORKER_URL) return next();
         try {
-          const code = await bundleServiceWorker(false);
+          const built = await bundleServiceWorker(false);
+          lazy = built.lazy;
           res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
           res.setHeader('Service-Worker-Allowed', '/');
           res.setHeader('Cache-Control', 'no-cache');
-          res.end(code);
+          res.end(built.worker);
         } catch (error) {
           server.config.logger.error(`[tessera] service worker bundle failed: ${String(error)}`);
           res.statusCode = 500;
@@ -61,7 +152,9 @@ function serviceWorker(): Plugin {
       });
     },
     async generateBundle() {
-      this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: await bundleServiceWorker(true) });
+      const built = await bundleServiceWorker(true);
+      this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: built.worker });
+      for (const [path, source] of built.lazy) this.emitFile({ type: 'asset', fileName: path.slice(1), source });
     },
   };
 }
@@ -71,7 +164,7 @@ function serviceWorker(): Plugin {
  * (dev) and copied into the build, so no copy of them lives in the repository.
  */
 const PACKAGED_FILES: { from: string; to: string; only?: string[] }[] = [
-  { from: 'node_modules/@vscode/vscode-languagedetection/model', to: '/models/vscode-languagedetection/' },
+  LAZY_DATA,
   // onnxruntime-web's single-threaded wasm binary, for transformers.js in the worker (embedder-host.ts).
   { from: 'node_modules/onnxruntime-web/dist', to: '/ort/', only: ['ort-wasm-simd-threaded.wasm'] },
 ];

@@ -28,6 +28,10 @@
  *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node).
  * Figures go to stdout and to .bench/results.json.
  *
+ * Only the search section (4c), e.g. while working on the first search after a worker stop:
+ *   npx esbuild test/bench/search.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/search.mjs
+ *   node .bench/search.mjs --dist /tmp/tessera-bench-dist --sizes 10000      (see search.ts's header)
+ *
  * Environment: TESSERA_DIST or --dist (build folder to serve, default dist/), BENCH_PORT (default 4175),
  * BENCH_SEED (snippet generator seed, default 1), CHROMIUM (default /usr/bin/chromium).
  */

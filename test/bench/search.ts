@@ -16,6 +16,8 @@
  *   npx vite build --outDir /tmp/tessera-bench-dist
  *   npx esbuild test/bench/search.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/search.mjs
  *   node .bench/search.mjs --dist /tmp/tessera-bench-dist [--sizes 10000,100000]
+ * (`--sizes 10000` alone measures the first search after a worker stop in about 40 s; BENCH_SEARCH_PORT
+ * sets the port, default 4186; BENCH_COLD_SAMPLES the number of stops, default 15.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -85,7 +87,8 @@ const WARMUP = 20;
 const TAG_SHARE = Number(process.env.BENCH_TAG_SHARE ?? 0.2);
 const IMPORT_BATCH = 1000;
 const IMPORTS_IN_FLIGHT = 3;
-const COLD_SAMPLES = 7;
+/** Worker stops measured at 10,000 (each: a first search and, after another stop, an echo). */
+const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES || 15);
 
 export async function runSearchBench(options: SearchBenchOptions): Promise<SearchBenchResult> {
   const log = options.log ?? ((line = '') => console.log(line));

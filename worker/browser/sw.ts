@@ -3,6 +3,8 @@
  * registered by `app/client` with `{type: 'module', scope: '/'}`.
  *
  * - `install` -> `skipWaiting()`, `activate` -> `clients.claim()`: a new worker takes over at once.
+ *   Install first puts the lazy scripts and the language model's files into Cache Storage, so they load
+ *   offline; activation drops other builds' copies (../core/lazy-script.ts).
  * - Own `fetch` listener (not `hono/service-worker`'s `handle()`, which re-fetches every 404 from the
  *   network): a same-origin request whose path is the base or lies under it is answered by the service
  *   app, an unknown route included (JSON 404). Everything else passes through to the network.
@@ -16,6 +18,7 @@
  *   stopped right after its commit) catches up.
  */
 import { lastSeq } from '../core/feed/commit.ts';
+import { dropOldLazyCaches, precacheLazyFiles } from '../core/lazy-script.ts';
 import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
 import { acceptRpc, RPC_CONNECT, RPC_KEEPALIVE, rpcIdle } from './rpc.ts';
 import { createServiceApp, type ServiceApp } from './service-app.ts';
@@ -81,12 +84,13 @@ async function answer(request: Request): Promise<Response> {
   }
 }
 
+// Install also keeps the lazy scripts and the language model offline (../core/lazy-script.ts).
 self.addEventListener('install', (event) => {
-  event.waitUntil(self.skipWaiting());
+  event.waitUntil(Promise.all([precacheLazyFiles(), self.skipWaiting()]));
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(Promise.all([self.clients.claim(), dropOldLazyCaches()]));
 });
 
 self.addEventListener('fetch', (event) => {

@@ -11,15 +11,19 @@
  *     mainly split the pairs the model confuses on short snippets (C/C++, JS/TS, Java/C#/Groovy/Kotlin).
  *     Without the model (files not served, load failure) the signatures decide alone.
  *
- * Runtime-agnostic: no DOM, no `node:*`. The model's code (TF.js, ~840 KB) is imported on first use,
- * so that starting the worker does not evaluate it; the worker bundle inlines that `import()` (no
- * chunks), which keeps it legal in a service worker. The model files come from a
+ * Runtime-agnostic: no DOM, no `node:*`. The model's code (TF.js, ~840 KB) is loaded on first use, so
+ * that starting the worker neither compiles nor evaluates it: `import()` in Node, the lazy script
+ * `languagedetection` in the worker (see ../lazy-script.ts). The model files come from a
  * `ModelFiles` provider: fetch-based in the browser, fs-based in Node tests.
  * Measured in test/bench/detect-accuracy.ts.
  */
 import type { ClassificationGenericEnum, ClassificationSpecificEnum } from '../model/schemas.ts';
 import type { Classification, Classifier } from './classifier.ts';
 import { genericOf, specificOfFilename } from './content.ts';
+import { fetchCached, loadLazyScript } from '../lazy-script.ts';
+
+/** Defined by the worker build only (see ../lazy-script.ts). */
+declare const TESSERA_LAZY_SCRIPTS: true;
 
 type Specific = ClassificationSpecificEnum;
 
@@ -42,9 +46,10 @@ export const MODEL_FILE_NAMES = ['model.json', 'group1-shard1of1.bin'] as const;
 
 /**
  * Model files fetched from a folder URL (relative URLs resolve against the worker's location), e.g.
- * `fetchModelFiles('/models/vscode-languagedetection/')`.
+ * `fetchModelFiles('/models/vscode-languagedetection/')`; by default from the worker's cache of lazy
+ * files when it holds them (precached at install, so detection works offline).
  */
-export function fetchModelFiles(folder: string, fetchFn: (url: string) => Promise<Response> = (url) => fetch(url)): ModelFiles {
+export function fetchModelFiles(folder: string, fetchFn: (url: string) => Promise<Response> = fetchCached): ModelFiles {
   const base = typeof location !== 'undefined' ? location.href : undefined;
   const url = (name: string) => new URL(name, new URL(folder.endsWith('/') ? folder : `${folder}/`, base)).href;
   const get = async (name: string) => {
@@ -138,6 +143,36 @@ function speedUpStringCoding(): void {
   platform.tesseraCoding = true;
 }
 
+/** What the model needs of `@vscode/vscode-languagedetection`. */
+export interface LanguageDetectionLib {
+  ModelOperations: Lib['ModelOperations'];
+  /**
+   * The TF.js CPU backend: a separate webpack chunk of the package, which its runtime loads with
+   * `require('./979.js')`; see `withChunkRequire`.
+   */
+  cpuBackendChunk: unknown;
+}
+
+/**
+ * The package's code: the lazy script `languagedetection` in the worker (vite.config.ts builds it with
+ * the same two exports), `import()` elsewhere. The constant test lets esbuild leave the imports out of
+ * the worker bundle.
+ */
+async function loadLanguageDetectionLib(): Promise<LanguageDetectionLib> {
+  if (typeof TESSERA_LAZY_SCRIPTS !== 'undefined') {
+    return loadLazyScript<LanguageDetectionLib>('languagedetection');
+  } else {
+    // (An `else`, not code after the return: esbuild drops a constant condition's dead branch only.)
+    const [lib, chunk] = await Promise.all([
+      import('@vscode/vscode-languagedetection') as Promise<Lib & { default?: Lib }>,
+      // @ts-ignore: the chunk has no types.
+      import('@vscode/vscode-languagedetection/dist/lib/979.js') as Promise<{ default: unknown }>,
+    ]);
+    // A CommonJS package: Node's ESM loader puts it on `default`, bundlers give the named exports.
+    return { ModelOperations: (lib.default ?? lib).ModelOperations, cpuBackendChunk: chunk.default };
+  }
+}
+
 /**
  * The guesslang model that VS Code uses (TF.js on its CPU backend), loaded from `files` on first use.
  * A failed load rejects that call and is retried on the next one.
@@ -147,21 +182,13 @@ export function createVscodeLanguageModel(files: ModelFiles): LanguageModel {
 
   function load() {
     ready ??= (async () => {
-      const [lib, { default: tfjsCpuBackendChunk }] = await Promise.all([
-        import('@vscode/vscode-languagedetection') as Promise<Lib & { default?: Lib }>,
-        // The TF.js CPU backend is a separate webpack chunk of the package, which its runtime loads
-        // with `require('./979.js')`; see `withChunkRequire`. (@ts-ignore: the chunk has no types.)
-        // @ts-ignore
-        import('@vscode/vscode-languagedetection/dist/lib/979.js'),
-      ]);
-      // A CommonJS package: Node's ESM loader puts it on `default`, bundlers give the named exports.
-      const { ModelOperations } = lib.default ?? lib;
+      const { ModelOperations, cpuBackendChunk } = await loadLanguageDetectionLib();
       const ops = new ModelOperations({
         modelJsonLoaderFunc: () => files.modelJson(),
         weightsLoaderFunc: () => files.weights(),
       });
       // The first run loads the backend chunk, the files and the graph.
-      await withChunkRequire(tfjsCpuBackendChunk, () => ops.runModel('function warmUp() { return 1; }'));
+      await withChunkRequire(cpuBackendChunk, () => ops.runModel('function warmUp() { return 1; }'));
       speedUpStringCoding();
       return ops;
     })();

@@ -13,6 +13,10 @@ import { HashingEmbedder, type HashingOptions } from './hashing.ts';
 import { describeEmbedder, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { DEFAULT_MODEL, ONNX_FILE_OF, type ModelDtype } from './model-files.ts';
 import type { TransformersEmbedder, TransformersOptions } from './transformers.ts';
+import { loadLazyScript } from '../lazy-script.ts';
+
+/** Defined by the worker build only (see ../lazy-script.ts). */
+declare const TESSERA_LAZY_SCRIPTS: true;
 
 /** Read access to the models folder, relative paths such as `Xenova/all-MiniLM-L6-v2/config.json`. */
 export interface ModelSource {
@@ -130,9 +134,11 @@ export async function selectEmbedder(options: SelectOptions): Promise<HashingEmb
   } else {
     return hashing(`no sentence-embedding model: ${probe.reason} at ${where}; the hashing embedder needs no files`);
   }
-  // Loaded only now: a bundler that inlines this import (the worker's esbuild bundle does) evaluates
-  // transformers.js and onnxruntime-web only when a model is in use, not on every worker start.
-  const { TransformersEmbedder } = await import('./transformers.ts');
+  // Loaded only now, so transformers.js and onnxruntime-web are compiled and evaluated only when a model
+  // is in use: `import()` in Node, the lazy script `transformers` in the worker (../lazy-script.ts; the
+  // constant test lets esbuild leave the import out of the worker bundle).
+  const { TransformersEmbedder } =
+    typeof TESSERA_LAZY_SCRIPTS !== 'undefined' ? await loadLazyScript<typeof import('./transformers.ts')>('transformers') : await import('./transformers.ts');
   const embedder = new TransformersEmbedder({
     ...options.transformers,
     model,

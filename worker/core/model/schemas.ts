@@ -3,7 +3,7 @@
  * Optional fields accept `null` as well as a missing key. Objects are non-strict: unknown keys are stripped.
  * Nested models we never populate are typed `unknown`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   AnnotationTypeEnumSchema,
   ApplicationNameEnumSchema,

@@ -1,0 +1,85 @@
+/**
+ * The worker's lazy scripts (worker/core/lazy-script.ts): the language model's TF.js code lives in
+ * `/lazy/languagedetection-<hash>.js`, not in `/sw.js`, and install keeps it and the model's files in
+ * Cache Storage, so that language detection with the model works offline after install.
+ */
+import { fragmentSeed } from '../support/seeds.ts';
+import { expect, stopServiceWorkers, test } from './fixtures.ts';
+
+/** Haskell: the model says `hs`; the signatures alone (no Haskell among them) say otherwise. */
+const HASKELL = `module Main where
+
+import qualified Data.Map as Map
+
+fib :: Int -> Integer
+fib n = fibs !! n
+  where fibs = 0 : 1 : zipWith (+) fibs (tail fibs)
+
+main :: IO ()
+main = do
+  let m = Map.fromList [(1, "one"), (2, "two")]
+  print (Map.lookup 1 m)
+  mapM_ (print . fib) [1..10]
+`;
+
+type Cached = { cache: string; paths: string[] }[];
+
+const lazyCaches = () =>
+  (async () => {
+    const out: Cached = [];
+    for (const cache of await caches.keys()) {
+      if (!cache.startsWith('tessera-lazy-')) continue;
+      const keys = await (await caches.open(cache)).keys();
+      out.push({ cache, paths: keys.map((r) => new URL(r.url).pathname) });
+    }
+    return out;
+  })();
+
+/** Creates an asset from `body` (a seed without classification); the specific language it was given. */
+const classify = (body: string) =>
+  (async () => {
+    const response = await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const asset = await response.json();
+    return asset.formats.iterable[0].classification.specific as string;
+  })();
+
+test('sw.js leaves the language model out, install caches it, and detection uses it offline', async ({ appPage: page, context }) => {
+  const worker = await (await page.request.get('/sw.js')).text();
+  expect(worker.length).toBeLessThan(600_000);
+  expect(worker).not.toContain('tensorflow'); // TF.js (the language model)
+  expect(worker).not.toContain('onnxruntime'); // transformers.js's runtime
+
+  await expect.poll(async () => (await page.evaluate(lazyCaches)).flatMap((c) => c.paths)).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^\/lazy\/languagedetection-[0-9a-f]+\.js$/),
+      expect.stringMatching(/^\/lazy\/transformers-[0-9a-f]+\.js$/),
+      '/models/vscode-languagedetection/model.json',
+      '/models/vscode-languagedetection/group1-shard1of1.bin',
+    ]),
+  );
+  expect(await page.evaluate(lazyCaches)).toHaveLength(1);
+
+  // Offline, in a fresh worker: the script and the model come from the cache.
+  const network: string[] = [];
+  await context.route(/\/(lazy|models)\//, (route) => {
+    network.push(new URL(route.request().url()).pathname);
+    return route.abort('internetdisconnected');
+  });
+  await context.setOffline(true);
+  try {
+    await stopServiceWorkers(page);
+    expect(await page.evaluate(classify, JSON.stringify(fragmentSeed(HASKELL)))).toBe('hs');
+    // (The embedder's probe of /models/<model>/ fails offline, as it should: no model is served here.)
+    expect(network.filter((path) => /^\/(lazy|models\/vscode-languagedetection)\//.test(path))).toEqual([]);
+
+    // The control: without the cache, the same worker start has no model (signatures alone).
+    await page.evaluate(async () => {
+      for (const cache of await caches.keys()) if (cache.startsWith('tessera-lazy-')) await caches.delete(cache);
+    });
+    await stopServiceWorkers(page);
+    expect(await page.evaluate(classify, JSON.stringify(fragmentSeed(HASKELL)))).not.toBe('hs');
+  } finally {
+    await context.setOffline(false);
+    await context.unroute(/\/(lazy|models)\//);
+  }
+});

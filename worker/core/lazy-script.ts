@@ -1,0 +1,82 @@
+/**
+ * The big libraries the worker rarely needs (the language model's TF.js code, transformers.js with
+ * onnxruntime-web), loaded on first use from files of their own.
+ *
+ * Why: the worker is one ES module (design decision 3), and a module service worker may neither
+ * `import()` nor `importScripts()`; bundled into `/sw.js` these libraries were 1.3 of its 2 MB, compiled
+ * at every worker start (about 90 of the 150 ms a stopped worker took to answer). So the worker build
+ * (vite.config.ts) emits each as a classic script `/lazy/<name>-<hash>.js` that leaves its exports in
+ * `globalThis.__tesseraLazy_<name>`, and defines `TESSERA_LAZY_SCRIPTS` (true) and `TESSERA_LAZY` (the
+ * files and the cache that holds them). The worker's install handler copies those files, and the
+ * language model's, into Cache Storage (`precacheLazyFiles`), so they load offline; `loadLazyScript`
+ * reads one (cache first), evaluates it with an indirect `eval` (global scope; a worker served without
+ * a Content-Security-Policy may) and returns its exports.
+ *
+ * Everywhere else (Node, vitest) `TESSERA_LAZY_SCRIPTS` is undefined and the callers take their plain
+ * `import()`. They test `typeof TESSERA_LAZY_SCRIPTS` at the call site, so that in the worker build the
+ * condition is a constant and esbuild leaves the `import()` (and the library) out of `/sw.js`.
+ */
+
+/** Defined (true) by the worker build only; test it with `typeof` at the call site (see above). */
+declare const TESSERA_LAZY_SCRIPTS: true;
+
+export interface LazyFiles {
+  /** The Cache Storage cache that holds this build's files (its name changes with them). */
+  cache: string;
+  /** Script name -> URL path. */
+  scripts: Record<string, string>;
+  /** Every URL path to keep offline: the scripts and the data files they read. */
+  precache: string[];
+}
+declare const TESSERA_LAZY: LazyFiles;
+
+/** Prefix of the caches `precacheLazyFiles` makes; other builds' caches are dropped at activation. */
+export const LAZY_CACHE_PREFIX = 'tessera-lazy-';
+
+const lazyFiles = (): LazyFiles | undefined => (typeof TESSERA_LAZY === 'undefined' ? undefined : TESSERA_LAZY);
+
+/** `fetch`, answered from this build's cache when it holds the URL (Cache Storage, where there is one). */
+export async function fetchCached(url: string): Promise<Response> {
+  const files = lazyFiles();
+  if (files && typeof caches !== 'undefined') {
+    const cached = await (await caches.open(files.cache)).match(url).catch(() => undefined);
+    if (cached) return cached;
+  }
+  return fetch(url);
+}
+
+/** The exports of the lazy script `name` (worker build only), evaluated once per worker lifetime. */
+export async function loadLazyScript<T>(name: string): Promise<T> {
+  const key = `__tesseraLazy_${name}`;
+  const g = globalThis as Record<string, unknown>;
+  if (g[key] === undefined) {
+    const path = lazyFiles()?.scripts[name];
+    if (!path) throw new Error(`lazy script ${name}: not part of this build`);
+    const url = new URL(path, typeof location === 'undefined' ? undefined : location.href).href;
+    const response = await fetchCached(url);
+    if (!response.ok) throw new Error(`lazy script ${name}: GET ${url} answered ${response.status}`);
+    const code = await response.text();
+    if (g[key] === undefined) (0, eval)(`${code}\n//# sourceURL=${url}`);
+    if (g[key] === undefined) throw new Error(`lazy script ${name}: ${url} did not define ${key}`);
+  }
+  return g[key] as T;
+}
+
+/** Install time: puts this build's lazy files into its cache (a failure fails the install, to be retried). */
+export async function precacheLazyFiles(): Promise<void> {
+  const files = lazyFiles();
+  if (!files || typeof caches === 'undefined') return;
+  const cache = await caches.open(files.cache);
+  const missing = [];
+  for (const path of files.precache) if (!(await cache.match(path))) missing.push(path);
+  await cache.addAll(missing);
+}
+
+/** Activation: drops the lazy-file caches of other builds. */
+export async function dropOldLazyCaches(): Promise<void> {
+  const files = lazyFiles();
+  if (!files || typeof caches === 'undefined') return;
+  for (const name of await caches.keys()) {
+    if (name.startsWith(LAZY_CACHE_PREFIX) && name !== files.cache) await caches.delete(name);
+  }
+}
