@@ -10,7 +10,7 @@ import { QGPTStreamOutputSchema } from '../../worker/core/model/schemas.ts';
 import { conversationName, saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { deltasOf } from '../../worker/core/streams/deltas.ts';
 import { BOTH_INPUTS_ERROR, NOTHING_TO_ANSWER } from '../../worker/core/streams/qgpt.ts';
-import { startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { configureChatEndpoint, startChatServer, type ChatServer } from '../support/chat-server.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
@@ -201,12 +201,7 @@ afterEach(async () => {
 async function configureChat(api: TestApi, options: Parameters<typeof startChatServer>[0]) {
   const server = await startChatServer(options);
   servers.push(server);
-  const response = await api.app.request('/api/qgpt/settings', {
-    method: 'PUT',
-    body: JSON.stringify({ url: server.url, model: 'test-model' }),
-    headers: { 'content-type': 'application/json' },
-  });
-  expect(response.status).toBe(200);
+  await configureChatEndpoint(api.app, server);
   return server;
 }
 
