@@ -58,7 +58,7 @@ const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0
 
 test('without model files the worker uses the hashing embedder and says why', async ({ appPage }) => {
   const reported = await info(appPage);
-  expect(reported).toMatchObject({ id: 'hashing-v2-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
+  expect(reported).toMatchObject({ id: 'hashing-v3-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
   expect(reported.reason).toContain('/models/Xenova/all-MiniLM-L6-v2/');
   const { status, body } = await embed(appPage, ['getUserName', 'get_user_name']);
   expect(status).toBe(200);

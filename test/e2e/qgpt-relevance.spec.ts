@@ -123,5 +123,5 @@ test('a worker stopped right after a write: the next relevance call finds the ne
       }),
   );
   expect(stored.length).toBe(4);
-  expect(stored.find((r) => r.id === fresh)).toEqual({ id: fresh, embedder: 'hashing-v2-1024', dims: 1024 });
+  expect(stored.find((r) => r.id === fresh)).toEqual({ id: fresh, embedder: 'hashing-v3-1024', dims: 1024 });
 });

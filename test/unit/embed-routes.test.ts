@@ -21,7 +21,7 @@ describe('/api/embeddings', () => {
   it('reports the hashing embedder by default', async () => {
     const response = await (await app()).request('/api/embeddings');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ id: 'hashing-v2-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
+    expect(await response.json()).toEqual({ id: 'hashing-v3-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
   });
 
   it('embeds texts in order with the active embedder', async () => {
@@ -29,7 +29,7 @@ describe('/api/embeddings', () => {
     const response = await (await app()).request('/api/embeddings', post({ texts }));
     expect(response.status).toBe(200);
     const body = (await response.json()) as { embedder: string; dimensions: number; vectors: number[][] };
-    expect(body.embedder).toBe('hashing-v2-1024');
+    expect(body.embedder).toBe('hashing-v3-1024');
     expect(body.dimensions).toBe(1024);
     const expected = await new HashingEmbedder().embed(texts);
     expect(body.vectors).toHaveLength(3);
@@ -64,19 +64,19 @@ describe('DeferredEmbedder (chosen in the background)', () => {
     choose(new HashingEmbedder({ dimensions: 64 }));
     expect((await vectors)[0]!.length).toBe(64);
     await deferred.ready();
-    expect([deferred.id, deferred.dimensions]).toEqual(['hashing-v2-64', 64]);
+    expect([deferred.id, deferred.dimensions]).toEqual(['hashing-v3-64', 64]);
   });
 
   it('falls back to hashing when choosing fails, and says why', async () => {
     const deferred = new DeferredEmbedder(Promise.reject(new Error('probe exploded')));
     await deferred.ready();
-    expect(deferred.id).toBe('hashing-v2-1024');
+    expect(deferred.id).toBe('hashing-v3-1024');
     expect(deferred.describe().reason).toContain('probe exploded');
   });
 
   it('serves the routes once chosen', async () => {
     const api = await app(new DeferredEmbedder(new Promise((resolve) => setTimeout(() => resolve(new HashingEmbedder()), 20))));
-    expect(await (await api.request('/api/embeddings')).json()).toMatchObject({ id: 'hashing-v2-1024', status: 'ready' });
+    expect(await (await api.request('/api/embeddings')).json()).toMatchObject({ id: 'hashing-v3-1024', status: 'ready' });
     const response = await api.request('/api/embeddings', post({ texts: ['a'] }));
     expect(((await response.json()) as { dimensions: number }).dimensions).toBe(1024);
   });

@@ -98,7 +98,7 @@ describe('selectEmbedder', () => {
   it('picks hashing when there are no files, and says why', async () => {
     const embedder = await selectEmbedder({ modelPath: root + sep, source: folderSource(root) }); // default MiniLM: absent
     expect(embedder).toBeInstanceOf(HashingEmbedder);
-    expect(describeEmbedder(embedder)).toMatchObject({ kind: 'hashing', status: 'ready', id: 'hashing-v2-1024' });
+    expect(describeEmbedder(embedder)).toMatchObject({ kind: 'hashing', status: 'ready', id: 'hashing-v3-1024' });
     expect(describeEmbedder(embedder).reason).toContain('no config.json');
   });
 

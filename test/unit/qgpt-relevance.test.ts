@@ -217,13 +217,13 @@ describe('snippet vectors', () => {
     for (const text of [YAML, RETRY, CSV]) expect((await post(first, '/assets/create', fragmentSeed(text))).status).toBe(200);
     expect((await post(first, '/qgpt/relevance', { query: 'yaml', options: { database: true } })).status).toBe(200);
     const progress = await (await first.request('/api/embeddings/library')).json();
-    expect(progress).toMatchObject({ embedder: 'hashing-v2-1024', embedded: 3, pending: 0, running: false });
+    expect(progress).toMatchObject({ embedder: 'hashing-v3-1024', embedded: 3, pending: 0, running: false });
     expect(progress.snippets).toBeGreaterThanOrEqual(3);
 
     // Another embedder (another id): everything is embedded again, by it.
     const calls: number[] = [];
     const other: Embedder = {
-      id: 'hashing-v2-256',
+      id: 'other-256',
       dimensions: 256,
       embed: async (texts) => {
         calls.push(texts.length);
@@ -237,7 +237,7 @@ describe('snippet vectors', () => {
     expect(reply.status).toBe(200);
     expect(calls.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4 + 1); // 4 assets' snippets + the query
     const records = await store.read((tx) => tx.getAll('snippets'));
-    expect(records.map((r) => r.embedder)).toEqual(Array(4).fill('hashing-v2-256'));
+    expect(records.map((r) => r.embedder)).toEqual(Array(4).fill('other-256'));
     expect(records.every((r) => r.snippets.every((s) => s.vector.length === 256))).toBe(true);
     expect((await (await second.request('/api/embeddings/library')).json()).embedded).toBe(4);
   });

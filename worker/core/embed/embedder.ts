@@ -5,7 +5,7 @@
  */
 export interface Embedder {
   /**
-   * Stable identity of the vector space, stored with every vector: `hashing-v2-1024`,
+   * Stable identity of the vector space, stored with every vector: `hashing-v3-1024`,
    * `transformers:Xenova/all-MiniLM-L6-v2`. Two embedders with the same id give the same vectors.
    */
   readonly id: string;

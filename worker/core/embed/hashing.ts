@@ -19,15 +19,16 @@
  * Defaults, from vector-only retrieval on CoSQA (6,267 functions, the 500 dev queries with the word
  * "python" dropped from them, nDCG@10): 384 dimensions 0.298, 1024 0.349, 2048 0.365 (n-gram weight
  * 0.35); at 1024, n-gram weight 0.2 / 0.35 / 0.6 / 0.8 / 1.0 gave 0.258 (at 384) / 0.349 / 0.365 /
- * 0.365 / 0.363, no n-grams 0.193 (at 384), 2-4-grams 0.373, 3-6-grams 0.359. So 1024 dimensions,
- * 3-5-grams at weight 0.8 (plain BM25 reaches 0.386 there; the two blend).
+ * 0.365 / 0.363, no n-grams 0.193 (at 384), 2-4-grams 0.373, 3-6-grams 0.359. So 1024 dimensions at
+ * weight 0.8 (plain BM25 reaches 0.386 there; the two blend). Blended with BM25F in `/qgpt/relevance`
+ * (qgpt/rank.ts, test/bench/relevance-quality.ts), 3-5-grams gave nDCG@10 0.456 and 2-4-grams 0.466: 2-4.
  */
 import { normalize, yieldToEventLoop, type Embedder, type EmbedderInfo } from './embedder.ts';
 
 export interface HashingOptions {
   /** Vector length. Default 1024 (see the CoSQA figures above). */
   dimensions?: number;
-  /** Smallest and largest character n-gram. Default 3 and 5; `ngramMax: 0` turns n-grams off. */
+  /** Smallest and largest character n-gram. Default 2 and 4; `ngramMax: 0` turns n-grams off. */
   ngramMin?: number;
   ngramMax?: number;
   /** Weight of a word (and of a whole identifier) feature. Default 1. */
@@ -37,7 +38,7 @@ export interface HashingOptions {
 }
 
 /** Bumped whenever a change to this file changes the vectors, so stored vectors are recomputed. */
-export const HASHING_VERSION = 2;
+export const HASHING_VERSION = 3;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -96,14 +97,14 @@ export class HashingEmbedder implements Embedder {
 
   constructor(options: HashingOptions = {}) {
     this.dimensions = options.dimensions ?? 1024;
-    this.ngramMin = options.ngramMin ?? 3;
-    this.ngramMax = options.ngramMax ?? 5;
+    this.ngramMin = options.ngramMin ?? 2;
+    this.ngramMax = options.ngramMax ?? 4;
     this.wordWeight = options.wordWeight ?? 1;
     this.ngramWeight = options.ngramWeight ?? 0.8;
     if (!Number.isInteger(this.dimensions) || this.dimensions < 1) throw new RangeError(`bad dimensions ${this.dimensions}`);
     // The id names every setting that changes vectors; the defaults keep the short form.
     const custom =
-      this.ngramMin !== 3 || this.ngramMax !== 5 || this.wordWeight !== 1 || this.ngramWeight !== 0.8
+      this.ngramMin !== 2 || this.ngramMax !== 4 || this.wordWeight !== 1 || this.ngramWeight !== 0.8
         ? `-n${this.ngramMin}-${this.ngramMax}-w${this.wordWeight}-g${this.ngramWeight}`
         : '';
     this.id = `hashing-v${HASHING_VERSION}-${this.dimensions}${custom}`;
