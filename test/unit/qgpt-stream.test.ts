@@ -174,6 +174,11 @@ describe('stored conversations', () => {
     expect(conversation.updated.value.getTime()).toBe(stamps[3]);
     expect(stamps[3]).toBeGreaterThan(stamps[0]!);
     expect((await api.get(`/asset/${go.id}/conversations`)).json().iterable.map((c: { id: string }) => c.id)).toEqual(['conv-1']);
+    // The Asset itself lists its conversations (messages by id), in a single read and in the listing.
+    const asset = (await api.get(`/asset/${go.id}`)).json();
+    expect(asset.conversations.iterable.map((c: { id: string; messages: { iterable: { id: string }[] } }) => [c.id, c.messages.iterable.length])).toEqual([['conv-1', 4]]);
+    const listed = (await api.get('/assets?transferables=false')).json().iterable.find((a: { id: string }) => a.id === py.id);
+    expect(listed.conversations.indices).toEqual({ 'conv-1': 0 });
 
     await api.post(`/assets/${py.id}/delete`);
     const after = (await api.get(`/asset/${go.id}/conversations`)).json().iterable[0];

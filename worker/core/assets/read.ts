@@ -19,7 +19,7 @@ export async function requireAsset(tx: ReadTx, id: string): Promise<AssetRecord>
 
 /** Reads what one asset links to and builds the wire Asset. */
 export async function assembleAsset(tx: ReadTx, record: AssetRecord, options: ReadOptions = {}): Promise<Asset> {
-  const [formats, contents, tags, websites, summaries, persons, annotations] = await Promise.all([
+  const [formats, contents, tags, websites, summaries, persons, annotations, conversations] = await Promise.all([
     tx.getMany('formats', record.formats),
     options.transferables === false ? null : tx.getMany('contents', record.formats),
     tx.getMany('tags', record.tags),
@@ -27,6 +27,7 @@ export async function assembleAsset(tx: ReadTx, record: AssetRecord, options: Re
     tx.getMany('summaries', record.summaries),
     tx.getMany('persons', record.persons),
     tx.getMany('annotations', record.annotations),
+    tx.getMany('conversations', record.conversations),
   ]);
   return build.asset({
     asset: record,
@@ -37,12 +38,13 @@ export async function assembleAsset(tx: ReadTx, record: AssetRecord, options: Re
     summaries,
     persons,
     annotations,
+    conversations,
   });
 }
 
 /** The collections `assembleAsset` reads: a read transaction over only these is cheaper. */
 export function assetScope(options: ReadOptions = {}): CollectionName[] {
-  const scope: CollectionName[] = ['assets', 'formats', 'tags', 'websites', 'summaries', 'persons', 'annotations'];
+  const scope: CollectionName[] = ['assets', 'formats', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'conversations'];
   return options.transferables === false ? scope : [...scope, 'contents'];
 }
 
@@ -63,7 +65,7 @@ export function listAssets(ctx: Context, options: ReadOptions & { pseudo?: boole
 
 /** `listAssets` inside a transaction the caller holds (a stream snapshot reads its seq in the same one). */
 export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
-  const [assets, formats, contents, tags, websites, summaries, persons, annotations] = await Promise.all([
+  const [assets, formats, contents, tags, websites, summaries, persons, annotations, conversations] = await Promise.all([
     tx.getAll('assets'),
     allById(tx, 'formats'),
     options.transferables === false ? null : allById(tx, 'contents'),
@@ -72,6 +74,7 @@ export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: b
     allById(tx, 'summaries'),
     allById(tx, 'persons'),
     allById(tx, 'annotations'),
+    allById(tx, 'conversations'),
   ]);
   const pick = <T>(map: Map<string, T>, ids: string[]) => ids.flatMap((id) => map.get(id) ?? []);
   const iterable = assets
@@ -87,6 +90,7 @@ export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: b
         summaries: pick(summaries, a.summaries),
         persons: pick(persons, a.persons),
         annotations: pick(annotations, a.annotations),
+        conversations: pick(conversations, a.conversations),
       }),
     );
   return { iterable, indices: Object.fromEntries(iterable.map((a, i) => [a.id, i])) };

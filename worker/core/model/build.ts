@@ -174,6 +174,8 @@ export interface AssetParts {
   summaries: SummaryRecord[];
   persons: PersonRecord[];
   annotations: AnnotationRecord[];
+  /** The asset's conversations (their messages as references). */
+  conversations: ConversationRecord[];
 }
 
 /** A full collection (Tags, Websites, …): the built records with their `indices`. */
@@ -214,7 +216,7 @@ export function asset(parts: AssetParts): Asset {
     persons: collectionOf(parts.persons, person),
     annotations: collectionOf(parts.annotations, annotation),
     summaries: collectionOf(parts.summaries, summary),
-    conversations: { iterable: [], indices: {} },
+    conversations: collectionOf(parts.conversations, (c) => conversation(c)),
   } as Asset;
 }
 
@@ -232,17 +234,17 @@ export function conversationMessage(m: MessageRecord) {
 }
 
 /** A Conversation with its messages in order (each a reference carrying the message). */
-export function conversation(c: ConversationRecord, messages: readonly MessageRecord[]): Conversation {
+export function conversation(c: ConversationRecord, messages?: readonly MessageRecord[]): Conversation {
   return {
     id: c.id,
     name: c.name,
     created: timestamp(c.created),
     updated: timestamp(c.updated),
     type: 'COPILOT',
-    messages: {
-      iterable: messages.map((m) => ({ id: m.id, reference: conversationMessage(m) })),
-      indices: Object.fromEntries(messages.map((m, i) => [m.id, i])),
-    },
+    // Without the message records (an asset's conversations), the messages are listed by id.
+    messages: messages
+      ? { iterable: messages.map((m) => ({ id: m.id, reference: conversationMessage(m) })), indices: Object.fromEntries(messages.map((m, i) => [m.id, i])) }
+      : references(c.messages),
     assets: references(c.assets),
   };
 }
