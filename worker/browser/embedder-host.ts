@@ -5,7 +5,8 @@
  * onnxruntime-web runs its single-threaded wasm build (vite.config.ts aliases `onnxruntime-web/webgpu`
  * to it when bundling the worker: a service worker may not `import()`, and threads need cross-origin
  * isolation), from the self-hosted `/ort/ort-wasm-simd-threaded.wasm` (copied from the npm package by
- * vite.config.ts's packagedFiles); no `.mjs` is named, so the factory bundled into sw.js is used.
+ * vite.config.ts's packagedFiles); no `.mjs` is named, so the factory bundled into the lazy `transformers`
+ * script (loaded on first use, see worker/core/lazy-script.ts) is used.
  */
 import type { HashingEmbedder } from '../core/embed/hashing.ts';
 import { fetchModelSource, selectEmbedder } from '../core/embed/select.ts';

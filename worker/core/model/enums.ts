@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const QGPTStreamEnumSchema = z.enum([
   'UNKNOWN', 'CANCELED', 'INITIALIZED', 'IN-PROGRESS', 'COMPLETED', 'FAILED', 'STOPPED', 'RESET',

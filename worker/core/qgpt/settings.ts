@@ -2,7 +2,7 @@
  * The chat-completions endpoint the user configured for generative answers, kept in the store (`meta`,
  * record `qgpt.settings`) so it survives worker restarts. Tessera's own API: routes/qgpt-settings.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../deps.ts';
 
 export const SETTINGS_ID = 'qgpt.settings';

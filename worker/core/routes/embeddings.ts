@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../deps.ts';
 import { describeEmbedder } from '../embed/embedder.ts';
 import { ApiError } from '../errors.ts';

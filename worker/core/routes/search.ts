@@ -1,5 +1,5 @@
 import { Hono, type Context as HonoContext } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../deps.ts';
 import { AssetSchema, AssetsSearchWithFiltersInputSchema, InteractedAssetsSchema } from '../model/schemas.ts';
 import { recommendedAssets, relatedAssets } from '../search/discover.ts';
