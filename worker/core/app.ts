@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono } from 'hono/quick';
 import { withDefaults, type Deps } from './deps.ts';
 import { ApiError } from './errors.ts';
 import { assetRoutes } from './routes/asset.ts';
@@ -12,7 +12,11 @@ import { searchRoutes } from './routes/search.ts';
 import { qgptStreamRoutes, streamRoutes } from './routes/streams.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
 
-/** The whole HTTP API under the base path, on web-standard Request/Response: any host can serve it. */
+/**
+ * The whole HTTP API under the base path, on web-standard Request/Response: any host can serve it.
+ * `hono/quick` (LinearRouter) because a service worker builds the app at each start: the default
+ * RegExpRouter compiles its matcher on the first request, a few ms of every cold start.
+ */
 export function createApp(deps: Deps) {
   const ctx = withDefaults(deps);
   const app = new Hono().basePath(ctx.base);
