@@ -10,14 +10,17 @@
  *      in the worker (`rank` of the Server-Timing header: query analysis and ranking, no transport, no
  *      asset reads) and end to end (page fetch until the body is read, up to 100 results each);
  *  - at 10,000: the worker stopped through CDP, then the time to the first search answer (the worker
- *    starts, opens IndexedDB, restores the saved index, applies the change log, searches, reads the results).
+ *    starts, opens IndexedDB, restores the saved index, applies the change log, searches, reads the results);
+ *  - then whatever the caller's `onLibrary` measures on the same library, in the same page (run.ts:
+ *    relevance latency at 10,000, test/bench/relevance.ts), so the library is imported once.
  *
  * Runs on its own too, against a build:
  *   npx vite build --outDir /tmp/tessera-bench-dist
  *   npx esbuild test/bench/search.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/search.mjs
  *   node .bench/search.mjs --dist /tmp/tessera-bench-dist [--sizes 10000,100000]
- * (`--sizes 10000` alone measures the first search after a worker stop in about 40 s; BENCH_SEARCH_PORT
- * sets the port, default 4186; BENCH_COLD_SAMPLES the number of stops, default 15.)
+ * (`--sizes 10000` alone measures the first search after a worker stop in about 40 s; `--relevance` adds
+ * the relevance latency at each size; BENCH_SEARCH_PORT sets the port, default 4186; BENCH_COLD_SAMPLES
+ * the number of stops, default 15.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { APPLICATION } from '../support/seeds.ts';
+import { measureRelevanceLatency } from './relevance.ts';
 
 export interface LatencyStats {
   n: number;
@@ -76,6 +80,11 @@ export interface SearchBenchOptions {
   sizes?: number[];
   queries?: number;
   seed?: number;
+  /**
+   * Runs after a size's search figures, in the same page, on the same library (before its context
+   * closes); `query` draws more queries from the size's generator.
+   */
+  onLibrary?: (library: { page: Page; size: number; query: () => string }) => Promise<void>;
 }
 
 const WARMUP = 20;
@@ -175,6 +184,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         if (unconfirmed) log(`    note: ${unconfirmed} stop(s) not confirmed by CDP`);
       }
       out.push(result);
+      await options.onLibrary?.({ page, size, query: () => gen.query() });
     } finally {
       await context.close();
     }
@@ -486,7 +496,17 @@ async function standalone(): Promise<number> {
       await cdp.detach();
       return [...status.values()].every((s) => s === 'stopped');
     };
-    const result = await runSearchBench({ browser, origin: `http://localhost:${port}`, stopWorkers, sizes });
+    const log = (text = '') => console.log(text);
+    const result = await runSearchBench({
+      browser,
+      origin: `http://localhost:${port}`,
+      stopWorkers,
+      sizes,
+      log,
+      ...(process.argv.includes('--relevance')
+        ? { onLibrary: async ({ page, size, query }) => void (await measureRelevanceLatency({ page, assets: size, query, stopWorkers, log })) }
+        : {}),
+    });
     if (process.argv.includes('--json')) console.log(JSON.stringify(result));
     return 0;
   } finally {

@@ -31,6 +31,12 @@ export interface TinyModelOptions {
   layers?: number;
   /** Width of a block's inner layer. Default 4 × hidden. */
   intermediate?: number;
+  /**
+   * Rows of the word-embedding table, at least the vocabulary's size (the extra rows are never looked
+   * up): 30522 gives all-MiniLM-L6-v2's table, hence with the blocks above about its fp32 file size
+   * (90 MB) and load time. Default the vocabulary's size.
+   */
+  embeddingRows?: number;
 }
 
 export const TINY_MODEL_ID = 'tessera-test/tiny-bert';
@@ -93,7 +99,13 @@ export function tinyModelFiles(options: TinyModelOptions = {}): Record<string, s
       null,
       2,
     ),
-    'onnx/model.onnx': onnxModel(vocab.length, hidden, options.seed ?? 1, options.layers ?? 0, options.intermediate ?? hidden * 4),
+    'onnx/model.onnx': onnxModel(
+      Math.max(vocab.length, options.embeddingRows ?? 0),
+      hidden,
+      options.seed ?? 1,
+      options.layers ?? 0,
+      options.intermediate ?? hidden * 4,
+    ),
   };
 }
 

@@ -1,0 +1,95 @@
+/**
+ * Relevance latency in Chromium, through the real service worker: `POST /api/qgpt/relevance
+ * {query, options: {database: true}}` (default limit, 10 snippets) from the page, on a library the caller
+ * has already imported (test/bench/search.ts runs this on its 10,000 generated assets, in the same page,
+ * after its search figures, so the library is imported once):
+ *
+ *  - the first relevance call after the import: the library's snippet vectors do not exist yet (the
+ *    vector index starts following writes only once a relevance call loaded it), so it splits and embeds
+ *    every asset and stores the vectors before it answers;
+ *  - p50/p95 of the following calls, after a warm-up;
+ *  - the worker stopped through CDP, then the first relevance call: the worker starts and reloads every
+ *    snippet vector from IndexedDB (and the search index) before it ranks.
+ */
+import type { Page } from 'playwright-core';
+import { line, ms, stats, type Stats } from './stats.ts';
+
+export interface RelevanceLatency {
+  assets: number;
+  /** The first call after the import: embeds the whole library. */
+  firstCallMs: number;
+  /** The library's vectors after that call (GET /api/embeddings/library). */
+  embedder: string;
+  snippets: number;
+  /** Steady calls at the default limit. */
+  steady: Stats;
+  /** Worker stopped, then one relevance call (reloads the vectors from IndexedDB). */
+  afterStop: Stats;
+  unconfirmedStops: number;
+}
+
+export interface RelevanceLatencyOptions {
+  page: Page;
+  /** Library size, for the output. */
+  assets: number;
+  /** A query as people type them (the caller's generator). */
+  query: () => string;
+  /** Stops the page's service workers through CDP; says whether it saw them stop. */
+  stopWorkers: (page: Page) => Promise<boolean>;
+  log: (line?: string) => void;
+  warmup?: number;
+  samples?: number;
+  stops?: number;
+}
+
+export async function measureRelevanceLatency(options: RelevanceLatencyOptions): Promise<RelevanceLatency> {
+  const { page, log } = options;
+  const warmup = options.warmup ?? 10;
+  const samples = options.samples ?? 100;
+  const stops = options.stops ?? 8;
+  const [first] = await page.evaluate(pageRelevance, [options.query()]);
+  const library = await page.evaluate(async () => (await fetch('/api/embeddings/library')).json() as Promise<{ embedder: string; embedded: number; snippets: number }>);
+  const timed = await page.evaluate(pageRelevance, Array.from({ length: warmup + samples }, options.query));
+  const afterStop: number[] = [];
+  let unconfirmed = 0;
+  for (let i = 0; i < stops; i++) {
+    if (!(await options.stopWorkers(page))) unconfirmed++;
+    await new Promise((r) => setTimeout(r, 50));
+    afterStop.push((await page.evaluate(pageRelevance, [options.query()]))[0]!);
+  }
+  const result: RelevanceLatency = {
+    assets: options.assets,
+    firstCallMs: Math.round(first!),
+    embedder: library.embedder,
+    snippets: library.snippets,
+    steady: stats(timed.slice(warmup)),
+    afterStop: stats(afterStop),
+    unconfirmedStops: unconfirmed,
+  };
+  log(`  relevance at ${options.assets.toLocaleString('en')} assets (same library) — POST /api/qgpt/relevance {query, options:{database:true}}, default limit (10), ${library.embedder}:`);
+  log(`    first call after the import (splits and embeds all ${library.embedded.toLocaleString('en')} assets, ${library.snippets.toLocaleString('en')} snippets): ${ms(result.firstCallMs)}`);
+  // Indented like search.ts's lines, which this block follows.
+  log(`  ${line('  steady (page fetch)', result.steady, `, after ${warmup} warm-up`)}`);
+  log(`  ${line('  worker stopped -> first relevance', result.afterStop, ', reloads the vectors from IndexedDB')}`);
+  if (unconfirmed) log(`    note: ${unconfirmed} stop(s) not confirmed by CDP`);
+  return result;
+}
+
+/** Page side (serialised, so self-contained): each relevance call's time until its body is read. */
+function pageRelevance(queries: string[]): Promise<number[]> {
+  return (async () => {
+    const out: number[] = [];
+    for (const query of queries) {
+      const t0 = performance.now();
+      const response = await fetch('/api/qgpt/relevance', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, options: { database: true } }),
+      });
+      const text = await response.text();
+      out.push(performance.now() - t0);
+      if (!response.ok) throw new Error(`relevance ${query}: ${response.status} ${text.slice(0, 300)}`);
+    }
+    return out;
+  })();
+}
