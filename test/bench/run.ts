@@ -23,9 +23,15 @@
  *  4b. live streams: write-to-frame latency in another tab, and the RPC path against fetch for reading one
  *     asset, as a ratio (test/bench/streams.ts);
  *  4c. search at 10,000 and 100,000 generated snippets, each in a fresh context: p50/p95 in the worker
- *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts);
+ *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts); on the
+ *     same 10,000-asset library, in the same page: relevance latency, the first relevance call after the
+ *     import (embeds every asset) and the first after a worker stop (test/bench/relevance.ts);
+ *  4d. embedding inference in the worker with a generated MiniLM-shaped model: load time, ms a 100-token
+ *     snippet, and echo pings while a batch embeds against idle ones (test/bench/embedding.ts);
  *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node);
- *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node).
+ *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node);
+ *  7. relevance quality: nDCG@10, MRR@10, Recall@10/100 of POST /qgpt/relevance database:true on CoSQA,
+ *     and its latency at that size (test/bench/relevance-quality.ts, in Node).
  * Figures go to stdout and to .bench/results.json.
  *
  * Only the search section (4c), e.g. while working on the first search after a worker stop:
@@ -45,6 +51,9 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { mulberry32 } from '../support/random.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { line, ms, quantile, stats } from './stats.ts';
+import { runEmbeddingBench } from './embedding.ts';
+import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
+import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
 import { runSearchBench } from './search.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
@@ -957,8 +966,23 @@ async function main(): Promise<number> {
       if (!controls.has(p)) controls.set(p, await WorkerControl.attach(p));
       return controls.get(p)!.stop();
     };
-    results.search = await runSearchBench({ browser, origin, stopWorkers, log, seed: SEED });
+    let relevanceLatency: RelevanceLatency | undefined;
+    results.search = await runSearchBench({
+      browser,
+      origin,
+      stopWorkers,
+      log,
+      seed: SEED,
+      onLibrary: async ({ page: libraryPage, size, query }) => {
+        if (size === 10_000) relevanceLatency = await measureRelevanceLatency({ page: libraryPage, assets: size, query, stopWorkers, log });
+      },
+    });
+    results.relevanceLatency = relevanceLatency;
     noteLoad('search');
+    // 4d. Embedding inference in the worker with a generated MiniLM-shaped model: test/bench/embedding.ts.
+    phase('Embedding inference in the worker — POST /api/embeddings with a generated MiniLM-shaped model, fresh context');
+    results.embedding = await runEmbeddingBench({ browser, origin, dist: DIST, stopWorkers, log, seed: SEED });
+    noteLoad('embedding');
     Object.assign(results.meta as Record<string, unknown>, { foreignCpuPercent: foreign, loadavgEnd: loadavg().map((x) => Math.round(x * 100) / 100) });
     log(`\nChromium part done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const shares = Object.entries(foreign).map(([k, v]) => `${k} ${v === undefined ? '?' : `${v.toFixed(1)}%`}`).join(', ');
@@ -995,6 +1019,17 @@ async function main(): Promise<number> {
   } catch (error) {
     failed = true;
     console.error(`search-quality failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  // 7. Relevance quality on CoSQA, likewise in Node.
+  phase('Relevance quality — test/bench/relevance-quality.ts (Node)');
+  try {
+    const quality = await measureRelevanceQuality();
+    log(formatRelevanceQuality(quality));
+    results.relevanceQuality = quality;
+  } catch (error) {
+    failed = true;
+    console.error(`relevance-quality failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   results.totalSeconds = (Date.now() - started) / 1000;
 
