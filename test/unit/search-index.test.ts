@@ -4,7 +4,16 @@ import { withDefaults } from '../../worker/core/deps.ts';
 import { CHANGE_LOG_SIZE, lastSeq } from '../../worker/core/feed/commit.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { DOC_META_CODEC, type DocMeta } from '../../worker/core/search/documents.ts';
-import { SNAPSHOT_ID, SNAPSHOT_VERSION, useSearchIndex, type SearchIndex, type SearchSnapshot } from '../../worker/core/search/search-index.ts';
+import { LexicalIndex } from '../../worker/core/search/lexical.ts';
+import {
+  SNAPSHOT_ID,
+  SNAPSHOT_META_ID,
+  SNAPSHOT_VERSION,
+  useSearchIndex,
+  type SearchIndex,
+  type SearchMetaSnapshot,
+  type SearchSnapshot,
+} from '../../worker/core/search/search-index.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { testClassifier } from '../support/classifier.ts';
@@ -57,6 +66,37 @@ describe('the search index across restarts', () => {
     // The typo index came with the snapshot.
     expect(saved!.typos?.length).toBeGreaterThan(0);
     expect(await second.search('chekcsum')).toEqual([a]);
+  });
+
+  it('keeps the documents\' metadata apart: a first plain query does without it, a tag search reads it, a missing one means a rebuild', async () => {
+    const store = new MemoryStore();
+    const first = await start(store);
+    const tagged = fragmentSeed('def parse_config(path): return yaml.safe_load(open(path))', { tags: [{ text: 'yaml' }] });
+    const a = (await first.call('POST', '/assets/create', tagged)).json().id as string;
+    const b = await first.create('def parse_args(argv): return argparse.ArgumentParser().parse_args(argv)');
+    expect((await first.search('parse')).sort()).toEqual([a, b].sort());
+    await first.index.flush();
+    const meta = (await store.read((tx) => tx.get('indexes', SNAPSHOT_META_ID))) as SearchMetaSnapshot | undefined;
+    const core = (await snapshotOf(store))!;
+    expect(meta).toMatchObject({ version: SNAPSHOT_VERSION, seq: core.seq, saved: core.saved });
+    expect(meta!.data).toHaveLength(2);
+    expect(core.data.meta).toBeUndefined();
+
+    const second = await start(store);
+    expect((await second.search('parse')).sort()).toEqual([a, b].sort());
+    expect(second.index.index.hasMeta).toBe(false);
+    const byTag = await second.call('GET', '/assets/search?query=parse&searchable_tags=yaml&transferables=false');
+    expect(byTag.json().iterable.map((r: any) => r.identifier)).toEqual([a]);
+    expect(second.index.index.hasMeta).toBe(true);
+    expect(second.index.lastLoad?.from).toBe('snapshot');
+
+    // Metadata of another snapshot (or none): rebuilt from the store, same answers.
+    await store.write((tx) => tx.put('indexes', { ...meta!, saved: 'another' }));
+    const third = await start(store);
+    expect((await third.search('parse')).sort()).toEqual([a, b].sort());
+    const again = await third.call('GET', '/assets/search?searchable_tags=yaml&transferables=false');
+    expect(again.json().iterable.map((r: any) => r.identifier)).toEqual([a]);
+    expect(third.index.lastLoad?.from).toBe('rebuild');
   });
 
   it('finds a write committed after the snapshot, before the stop, that the index never saw', async () => {
@@ -126,6 +166,24 @@ describe('the search index across restarts', () => {
     expect(await first.search('epsilon')).toEqual([b]);
     await first.index.flush();
     expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx));
+  });
+
+  it('a snapshot restored without metadata takes it later, keeping what was re-indexed meanwhile', () => {
+    const fields = (word: string) => [[word], [], [], [], [], []];
+    const full = new LexicalIndex<{ v: string }>();
+    for (const id of ['a', 'b', 'c']) full.set(id, fields(`w${id}`), { v: `${id}0` });
+    full.compact();
+    const { meta, ...core } = full.snapshot();
+    const restored = LexicalIndex.restore<{ v: string }>(core);
+    expect(restored.hasMeta).toBe(false);
+    expect(() => restored.meta('a')).toThrow(/before installMeta/);
+    expect(() => restored.snapshot()).toThrow(/before installMeta/);
+    restored.set('b', fields('wb'), { v: 'b1' }); // re-indexed before the metadata arrives
+    restored.remove('c');
+    expect(() => restored.installMeta(meta.slice(1))).toThrow(/2 metadata entries for 3/);
+    restored.installMeta(meta);
+    expect(['a', 'b', 'c'].map((id) => restored.meta(id)?.v)).toEqual(['a0', 'b1', undefined]);
+    expect(restored.snapshot().meta).toHaveLength(2);
   });
 
   it('writes document metadata compactly and reads it back whole', () => {

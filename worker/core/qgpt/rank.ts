@@ -71,7 +71,7 @@ export function vectorQuery(query: string): string {
 /** The library's best snippets for a query: the whole library (pseudo assets excluded) or the assets in `within`. */
 export async function rankLibrary(ctx: Context, query: string, within: ReadonlySet<string> | undefined, limit: number): Promise<RankedSnippet[]> {
   const search = searchIndexFor(ctx);
-  const [index, vectors, [queryVector]] = await Promise.all([search.current(), vectorIndexFor(ctx).current(), ctx.embedder.embed([vectorQuery(query)])]);
+  const [index, vectors, [queryVector]] = await Promise.all([search.current(undefined, { meta: false }), vectorIndexFor(ctx).current(), ctx.embedder.embed([vectorQuery(query)])]);
   const pseudo = (id: string) => {
     const slot = index.slot(id);
     return slot !== undefined && (index.flags(slot) & PSEUDO) !== 0;

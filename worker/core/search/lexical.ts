@@ -62,8 +62,11 @@ export interface LexicalSnapshot {
   /** The sorted vocabulary, joined by newlines (terms never contain one). */
   terms: string;
   ids: string[];
-  /** Each document's metadata as JSON. */
-  meta: string[];
+  /**
+   * Each document's metadata as JSON. A snapshot may be restored without it (a plain query needs none;
+   * see SearchIndex) and be given it later with `installMeta`.
+   */
+  meta?: string[];
   /** Per document: the flags given to `set`. */
   flags: Uint8Array;
   /** Term t's postings are postSlots/postTfs[postStart[t] .. postStart[t+1]). */
@@ -113,6 +116,8 @@ export class LexicalIndex<M> {
   private totalLens = new Array<number>(FIELD_COUNT).fill(0);
   private live = 0;
   private dead = 0;
+  /** Slots [0, metaPending) were restored without their metadata, which `installMeta` brings. */
+  private metaPending = 0;
 
   // Postings of the compacted part (term < baseTerms) and of what came after
   private baseTerms = 0;
@@ -181,11 +186,29 @@ export class LexicalIndex<M> {
     return slot < this.ids.length ? this.flagList[slot]! : 0;
   }
 
+  /** False while the metadata of restored documents has not been installed (`installMeta`). */
+  get hasMeta(): boolean {
+    return this.metaPending === 0;
+  }
+
+  /** The metadata of a snapshot restored without it, in slot order (`snapshot().meta`). */
+  installMeta(meta: readonly string[]): void {
+    if (meta.length !== this.metaPending) throw new Error(`search snapshot: ${meta.length} metadata entries for ${this.metaPending} documents`);
+    // Documents re-indexed since the restore have their metadata already; retired slots need none.
+    for (let s = 0; s < meta.length; s++) {
+      if (this.ids[s] !== undefined && this.metas[s] === undefined && this.metaJson[s] === undefined) this.metaJson[s] = meta[s];
+    }
+    this.metaPending = 0;
+  }
+
   metaOf(slot: number): M | undefined {
     let meta = this.metas[slot];
     if (meta === undefined) {
       const json = this.metaJson[slot];
-      if (json === undefined) return undefined;
+      if (json === undefined) {
+        if (slot < this.metaPending && this.ids[slot] !== undefined) throw new Error('search: metadata read before installMeta');
+        return undefined;
+      }
       meta = this.codec.decode(json);
       this.metas[slot] = meta;
       this.metaJson[slot] = undefined;
@@ -287,7 +310,7 @@ export class LexicalIndex<M> {
 
   /** Compacts when retired slots outnumber live ones (re-indexing retires a slot per change). */
   maintain(): void {
-    if (this.dead > 1000 && this.dead > this.live) this.compact();
+    if (this.metaPending === 0 && this.dead > 1000 && this.dead > this.live) this.compact();
   }
 
   /** The terms of a document with their frequency summed over fields (weighted), for similarity queries. */
@@ -488,6 +511,7 @@ export class LexicalIndex<M> {
 
   /** Drops retired slots and unused terms, renumbers terms in sorted order and rebuilds the flat postings. */
   compact(): void {
+    if (this.metaPending > 0) throw new Error('search: compact before installMeta');
     const c = this.compacted();
     this.install(c.terms, c.ids, c.metas, c.metaJson, c.flags, c.fieldLens, c.start, c.slots, c.tfs);
     this.fwdTerms = c.fwdTerms;
@@ -496,7 +520,8 @@ export class LexicalIndex<M> {
   }
 
   /** A compacted copy of the index as plain data; the index itself is left as it is. */
-  snapshot(): LexicalSnapshot {
+  snapshot(): LexicalSnapshot & { meta: string[] } {
+    if (this.metaPending > 0) throw new Error('search: snapshot taken before installMeta');
     const c = this.compacted();
     return {
       terms: c.terms.join('\n'),
@@ -573,8 +598,7 @@ export class LexicalIndex<M> {
     const total = snap.postSlots.length;
     if (
       !Array.isArray(snap.ids) ||
-      !Array.isArray(snap.meta) ||
-      snap.meta.length !== n ||
+      (snap.meta !== undefined && (!Array.isArray(snap.meta) || snap.meta.length !== n)) ||
       snap.flags.length !== n ||
       snap.fieldLens.length !== n * FIELD_COUNT ||
       snap.postStart.length !== terms.length + 1 ||
@@ -586,7 +610,8 @@ export class LexicalIndex<M> {
     for (let t = 0; t < terms.length; t++) if (snap.postStart[t + 1]! < snap.postStart[t]!) throw new Error('search snapshot: inconsistent postings');
     // Slots are not checked one by one (a restore must be quick): an out-of-range slot reads as a retired one.
     const index = new LexicalIndex<M>(params, codec);
-    index.install(terms, snap.ids, new Array(n), snap.meta, snap.flags, snap.fieldLens, snap.postStart, snap.postSlots, snap.postTfs);
+    index.install(terms, snap.ids, new Array(n), snap.meta ?? new Array(n), snap.flags, snap.fieldLens, snap.postStart, snap.postSlots, snap.postTfs);
+    index.metaPending = snap.meta ? 0 : n;
     index.slotMap = undefined;
     index.fwdTerms = new Array(n);
     index.fwdTfs = new Array(n);

@@ -15,7 +15,9 @@ import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical.ts';
  * - The snapshot (the compacted index and its seq) lives in the store's `indexes` collection. It is written
  *   in the background, a moment after the index changed, in a transaction of its own; a user's write never
  *   waits for it to be computed. It is ignored and rebuilt when missing, unreadable, of another format
- *   version, or older than the change log reaches back.
+ *   version, or older than the change log reaches back. The documents' metadata (a third of its size) is
+ *   saved in a record of its own, `search.meta`, in the same transaction, and read only when a caller
+ *   needs it (filters, tags, related): a worker's first plain query does without it.
  * - While loaded, the index follows the feed: a burst of writes is applied in the background, so the next
  *   search finds little to catch up on and the snapshot stays fresh.
  * - Loading, catching up and taking the snapshot run one at a time.
@@ -31,16 +33,33 @@ export interface SearchIndexOptions {
 
 /** The snapshot's record id in the `indexes` collection, and its format version (bump on any change of layout or analysis). */
 export const SNAPSHOT_ID = 'search';
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_META_ID = 'search.meta';
+export const SNAPSHOT_VERSION = 5;
 
 export interface SearchSnapshot {
   id: string;
   version: number;
   seq: number;
   saved: string;
+  /** Without `meta`: see SearchMetaSnapshot. */
   data: LexicalSnapshot;
   /** The typo index (FlexSearch's export), so that the first fuzzy query after a restart need not build it. */
   typos?: [string, string][];
+}
+
+/** The documents' metadata of the snapshot with the same `version`, `seq` and `saved` (LexicalSnapshot.meta). */
+export interface SearchMetaSnapshot {
+  id: string;
+  version: number;
+  seq: number;
+  saved: string;
+  data: string[];
+}
+
+/** What a caller of `current()` reads from the index. */
+export interface CurrentOptions {
+  /** The documents' metadata (`metaOf`, `meta`). Default true; a plain ranked query can do without. */
+  meta?: boolean;
 }
 
 /** A snapshot is written at most once every this many times what writing the last one took. */
@@ -60,6 +79,8 @@ export class SearchIndex {
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly options: Required<SearchIndexOptions>;
   private lastSave = { ms: 0, end: -Infinity };
+  /** The snapshot the index was restored from, while its metadata is still to be read. */
+  private restored: { seq: number; saved: string } | undefined;
   /** How the last load went, for diagnostics and tests. */
   lastLoad: { from: 'snapshot' | 'rebuild'; ms: number; documents: number } | undefined;
 
@@ -74,13 +95,13 @@ export class SearchIndex {
   }
 
   /** The index with every committed write applied. `timing` receives the ms spent loading and catching up. */
-  async current(timing?: { load?: number; catchUp?: number }): Promise<LexicalIndex<DocMeta>> {
+  async current(timing?: { load?: number; catchUp?: number }, options: CurrentOptions = {}): Promise<LexicalIndex<DocMeta>> {
     await this.exclusive(async () => {
       const t0 = performance.now();
-      if (!this.loaded) {
-        await this.load();
-        if (timing) timing.load = performance.now() - t0;
-      }
+      const loading = !this.loaded || (options.meta !== false && this.restored !== undefined);
+      if (!this.loaded) await this.load();
+      if (options.meta !== false) await this.loadMeta();
+      if (timing && loading) timing.load = performance.now() - t0;
       const t1 = performance.now();
       await this.catchUp();
       if (timing) timing.catchUp = performance.now() - t1;
@@ -115,9 +136,10 @@ export class SearchIndex {
     const snapshot = await this.readSnapshot();
     if (snapshot) {
       try {
-        this.lexical = LexicalIndex.restore(snapshot.data, DEFAULT_BM25, DOC_META_CODEC);
+        this.lexical = LexicalIndex.restore({ ...snapshot.data, meta: undefined }, DEFAULT_BM25, DOC_META_CODEC);
         this.typos.restore(Array.isArray(snapshot.typos) ? snapshot.typos : undefined);
         this.seq = snapshot.seq;
+        this.restored = { seq: snapshot.seq, saved: snapshot.saved };
         this.loaded = true;
         this.lastLoad = { from: 'snapshot', ms: performance.now() - t0, documents: this.lexical.size };
         return;
@@ -126,6 +148,21 @@ export class SearchIndex {
       }
     }
     await this.rebuild();
+  }
+
+  /** Installs the restored snapshot's metadata; rebuilds the index when it is missing or does not match. */
+  private async loadMeta(): Promise<void> {
+    const restored = this.restored;
+    if (!restored || this.lexical.hasMeta) return;
+    this.restored = undefined;
+    try {
+      const record = (await this.ctx.store.read((tx) => tx.get('indexes', SNAPSHOT_META_ID), ['indexes'])) as SearchMetaSnapshot | undefined;
+      if (record?.version !== SNAPSHOT_VERSION || record.seq !== restored.seq || record.saved !== restored.saved) throw new Error('missing or of another snapshot');
+      this.lexical.installMeta(record.data);
+    } catch (error) {
+      console.warn(`search: the saved index's metadata is unreadable (${(error as Error).message}); rebuilding the index`);
+      await this.rebuild();
+    }
   }
 
   private async readSnapshot(): Promise<SearchSnapshot | undefined> {
@@ -141,6 +178,7 @@ export class SearchIndex {
   /** Indexes the whole library from the store. */
   private async rebuild(): Promise<void> {
     const t0 = performance.now();
+    this.restored = undefined;
     // The seq first: a write committed between the two reads is then applied again by the next catch-up.
     const seq = await lastSeq(this.ctx);
     const docs = await this.ctx.store.read((tx) => readAllDocuments(tx), DOCUMENT_SCOPE);
@@ -205,22 +243,21 @@ export class SearchIndex {
     if (!this.options.persist) return;
     const t0 = performance.now();
     // Taken between two queued operations, so the data and its seq agree.
-    const record = await this.exclusive(async () => {
+    const records = await this.exclusive(async () => {
       if (!this.dirty || !this.loaded) return undefined;
+      await this.loadMeta();
       this.dirty = false;
-      const snapshot: SearchSnapshot = {
-        id: SNAPSHOT_ID,
-        version: SNAPSHOT_VERSION,
-        seq: this.seq,
-        saved: this.ctx.now().toISOString(),
-        data: this.lexical.snapshot(),
-        typos: this.typos.exportParts(),
-      };
-      return snapshot;
+      const saved = this.ctx.now().toISOString();
+      const { meta, ...data } = this.lexical.snapshot();
+      const snapshot: SearchSnapshot = { id: SNAPSHOT_ID, version: SNAPSHOT_VERSION, seq: this.seq, saved, data, typos: this.typos.exportParts() };
+      const metaSnapshot: SearchMetaSnapshot = { id: SNAPSHOT_META_ID, version: SNAPSHOT_VERSION, seq: this.seq, saved, data: meta };
+      return [snapshot, metaSnapshot] as const;
     });
-    if (!record) return;
+    if (!records) return;
     try {
-      await this.ctx.store.write((tx) => tx.put('indexes', record));
+      await this.ctx.store.write(async (tx) => {
+        await Promise.all([tx.put('indexes', records[0]), tx.put('indexes', records[1])]);
+      });
     } catch (error) {
       this.dirty = true;
       console.warn(`search: could not save the index (${String(error)})`);

@@ -68,7 +68,8 @@ export async function searchAssets(
     throw new ApiError(500, 'query_required', 'A search needs a query or searchable_tags (comma-separated tag texts).');
   }
   const timing = options.timing ?? {};
-  const index = await searchIndexFor(ctx).current(timing);
+  // A plain ranked query reads no document metadata (a worker's first one then skips reading it).
+  const index = await searchIndexFor(ctx).current(timing, { meta: tags.length > 0 });
   const ranked = timedSync(timing, 'rank', () => {
     const wanted = tags.map((t) => ({ raw: t, lower: t.toLowerCase() }));
     const tagCount = (meta: DocMeta) => wanted.filter((t) => hasTag(meta, t)).length;
