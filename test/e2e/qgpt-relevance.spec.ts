@@ -9,27 +9,7 @@ import type { Page } from '@playwright/test';
 import type { QGPTRelevanceInput, Seed } from '@pieces.app/pieces-os-client';
 import { useSdkPage } from './contract-check.ts';
 import { expect, stopServiceWorkers, test } from './fixtures.ts';
-import { fragmentSeed } from '../support/seeds.ts';
-
-const YAML = `def load_config(path):
-    """Read the YAML configuration file and return it as a dict."""
-    with open(path) as handle:
-        return yaml.safe_load(handle)
-`;
-const RETRY = `async function retryWithBackoff(task, attempts = 5) {
-  // Run the task again after a growing delay when it fails.
-  for (let i = 0; i < attempts; i++) {
-    try { return await task(); } catch (error) { await sleep(2 ** i * 100); }
-  }
-  throw new Error('gave up');
-}
-`;
-const CSV = `def write_rows(rows, out):
-    """Write rows of values to a CSV file."""
-    writer = csv.writer(out)
-    for row in rows:
-        writer.writerow(row)
-`;
+import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
 let page: Page;
 useSdkPage(test, (p) => (page = p));
@@ -62,9 +42,9 @@ function relevance(input: unknown) {
 
 async function library() {
   return {
-    yaml: await create(fragmentSeed(YAML, undefined, { generic: 'CODE', specific: 'py' })),
-    retry: await create(fragmentSeed(RETRY, undefined, { generic: 'CODE', specific: 'js' })),
-    csv: await create(fragmentSeed(CSV, undefined, { generic: 'CODE', specific: 'py' })),
+    yaml: await create(fragmentSeed(YAML_SNIPPET, undefined, { generic: 'CODE', specific: 'py' })),
+    retry: await create(fragmentSeed(RETRY_SNIPPET, undefined, { generic: 'CODE', specific: 'js' })),
+    csv: await create(fragmentSeed(CSV_SNIPPET, undefined, { generic: 'CODE', specific: 'py' })),
   };
 }
 
@@ -73,7 +53,7 @@ test('relevance over the library, given assets and given seeds; the 422 for zero
   const database = await relevance({ query: 'read a yaml configuration file', options: { database: true } });
   expect(database.ok).toBe(true);
   if (!database.ok) return;
-  expect(database.relevant[0]).toMatchObject({ asset: ids.yaml, raw: YAML.trim(), location: { text: YAML.trim(), start: 0, end: YAML.trim().length } });
+  expect(database.relevant[0]).toMatchObject({ asset: ids.yaml, raw: YAML_SNIPPET.trim(), location: { text: YAML_SNIPPET.trim(), start: 0, end: YAML_SNIPPET.trim().length } });
   expect(database.relevant[0]!.id).toMatch(/^\d+\.[0-9a-f]+$/);
 
   const assets = await relevance({ query: 'retry with backoff', assets: { iterable: [{ id: ids.csv }, { id: ids.retry }] } });

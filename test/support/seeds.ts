@@ -45,3 +45,24 @@ export function fragmentSeed(raw: string, metadata?: Record<string, unknown>, cl
 export function fileSeed(file: Record<string, unknown>, metadata?: Record<string, unknown>) {
   return { asset: { application: APPLICATION, format: { file }, ...(metadata ? { metadata } : {}) } };
 }
+
+/** Three small snippets that a relevance query tells apart (qgpt relevance tests). */
+export const YAML_SNIPPET = `def load_config(path):
+    """Read the YAML configuration file and return it as a dict."""
+    with open(path) as handle:
+        return yaml.safe_load(handle)
+`;
+export const RETRY_SNIPPET = `async function retryWithBackoff(task, attempts = 5) {
+  // Run the task again after a growing delay when it fails.
+  for (let i = 0; i < attempts; i++) {
+    try { return await task(); } catch (error) { await sleep(2 ** i * 100); }
+  }
+  throw new Error('gave up');
+}
+`;
+export const CSV_SNIPPET = `def write_rows(rows, out):
+    """Write rows of values to a CSV file."""
+    writer = csv.writer(out)
+    for row in rows:
+        writer.writerow(row)
+`;

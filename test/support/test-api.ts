@@ -49,12 +49,20 @@ export async function createTestApi(
     return { status: response.status, text, contentType, json: () => JSON.parse(text) };
   }
 
+  /** `POST /assets/create`; the created Asset (JSON), or a throw naming the status when it is not 200. */
+  async function create(seed: unknown, query = ''): Promise<any> {
+    const reply = await call('POST', `/assets/create${query}`, seed);
+    if (reply.status !== 200) throw new Error(`create answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+    return reply.json();
+  }
+
   return {
     app,
     store,
     feed,
     events,
     call,
+    create,
     get: (path: string) => call('GET', path),
     post: (path: string, body?: unknown) => call('POST', path, body),
   };

@@ -7,11 +7,7 @@ beforeEach(async () => {
   api = await createTestApi();
 });
 
-async function create(seed: unknown, query = '') {
-  const reply = await api.post(`/assets/create${query}`, seed);
-  expect(reply.status).toBe(200);
-  return reply.json();
-}
+const create = (seed: unknown, query = '') => api.create(seed, query);
 
 describe('POST /assets/create', () => {
   it('stores a code fragment, detects its language and suggests a name', async () => {

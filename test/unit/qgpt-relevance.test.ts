@@ -9,28 +9,9 @@ import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { dumpStore } from '../support/dump.ts';
-import { fragmentSeed } from '../support/seeds.ts';
+import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 
-const YAML = `def load_config(path):
-    """Read the YAML configuration file and return it as a dict."""
-    with open(path) as handle:
-        return yaml.safe_load(handle)
-`;
-const RETRY = `async function retryWithBackoff(task, attempts = 5) {
-  // Run the task again after a growing delay when it fails.
-  for (let i = 0; i < attempts; i++) {
-    try { return await task(); } catch (error) { await sleep(2 ** i * 100); }
-  }
-  throw new Error('gave up');
-}
-`;
-const CSV = `def write_rows(rows, out):
-    """Write rows of values to a CSV file."""
-    writer = csv.writer(out)
-    for row in rows:
-        writer.writerow(row)
-`;
 const NOTES = 'Deployment notes: roll back with the previous image tag when the health check fails.';
 
 const ROLLBACK = `Rollback: when a deployment goes wrong, redeploy the previous image tag. ${'Check the dashboards before and after. '.repeat(8)}`.trim();
@@ -42,18 +23,14 @@ type Output = { relevant: { iterable: any[] }; answer?: { answers: { iterable: {
 let api: TestApi;
 let ids: Record<'yaml' | 'retry' | 'csv' | 'notes', string>;
 
-async function create(seed: unknown) {
-  const reply = await api.post('/assets/create', seed);
-  expect(reply.status).toBe(200);
-  return reply.json().id as string;
-}
+const create = async (seed: unknown) => (await api.create(seed)).id as string;
 
 beforeEach(async () => {
   api = await createTestApi();
   ids = {
-    yaml: await create(fragmentSeed(YAML, undefined, { generic: 'CODE', specific: 'py' })),
-    retry: await create(fragmentSeed(RETRY, undefined, { generic: 'CODE', specific: 'js' })),
-    csv: await create(fragmentSeed(CSV, undefined, { generic: 'CODE', specific: 'py' })),
+    yaml: await create(fragmentSeed(YAML_SNIPPET, undefined, { generic: 'CODE', specific: 'py' })),
+    retry: await create(fragmentSeed(RETRY_SNIPPET, undefined, { generic: 'CODE', specific: 'js' })),
+    csv: await create(fragmentSeed(CSV_SNIPPET, undefined, { generic: 'CODE', specific: 'py' })),
     notes: await create(fragmentSeed(NOTES, { name: 'Deploy notes' }, { generic: 'TEXT', specific: 'txt' })),
   };
 });
@@ -65,8 +42,8 @@ describe('POST /qgpt/relevance', () => {
     const out = reply.json<Output>();
     const first = out.relevant.iterable[0];
     expect(first.asset.id).toBe(ids.yaml);
-    expect(first.seed.asset.format.fragment.string.raw).toBe(YAML.trim());
-    expect(first.location).toEqual({ text: YAML.trim(), start: 0, end: YAML.trim().length });
+    expect(first.seed.asset.format.fragment.string.raw).toBe(YAML_SNIPPET.trim());
+    expect(first.location).toEqual({ text: YAML_SNIPPET.trim(), start: 0, end: YAML_SNIPPET.trim().length });
     expect(first.seed.asset.format.classification.specific).toBe('py');
     expect(typeof first.id).toBe('string');
     // Scores order the answer; every asset appears at most once here (each has one snippet).
@@ -192,7 +169,7 @@ describe('POST /qgpt/relevance', () => {
   it('keeps what it answered so a question can name a snippet by id alone', async () => {
     const out = (await relevance(api, { query: 'csv rows', options: { database: true } })).json<Output>();
     const [record] = await readRelevant(withDefaults({ store: api.store, feed: api.feed, classifier: await testClassifier() }), [out.relevant.iterable[0].id]);
-    expect(record).toMatchObject({ text: CSV.trim(), asset: ids.csv, start: 0 });
+    expect(record).toMatchObject({ text: CSV_SNIPPET.trim(), asset: ids.csv, start: 0 });
   });
 });
 
@@ -214,7 +191,7 @@ describe('snippet vectors', () => {
     const first = createApp({ store, feed: new MemoryFeed(), classifier });
     const post = (app: typeof first, path: string, body: unknown) =>
       app.request(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    for (const text of [YAML, RETRY, CSV]) expect((await post(first, '/assets/create', fragmentSeed(text))).status).toBe(200);
+    for (const text of [YAML_SNIPPET, RETRY_SNIPPET, CSV_SNIPPET]) expect((await post(first, '/assets/create', fragmentSeed(text))).status).toBe(200);
     expect((await post(first, '/qgpt/relevance', { query: 'yaml', options: { database: true } })).status).toBe(200);
     const progress = await (await first.request('/api/embeddings/library')).json();
     expect(progress).toMatchObject({ embedder: 'hashing-v3-1024', embedded: 3, pending: 0, running: false });

@@ -18,11 +18,7 @@ const NOTE = 'Release checklist: bump the version, write the changelog, tag the 
 let api: TestApi;
 let ids: Record<'py' | 'go' | 'js' | 'sql' | 'note', string>;
 
-async function create(seed: unknown) {
-  const reply = await api.post('/assets/create', seed);
-  expect(reply.status).toBe(200);
-  return reply.json().id as string;
-}
+const create = async (seed: unknown) => (await api.create(seed)).id as string;
 
 beforeEach(async () => {
   api = await createTestApi();
