@@ -1,6 +1,7 @@
 import type { Context } from '../deps.ts';
 import { invalid } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
 import { AssetSchema, type Asset, type AssetReclassification, type ClassificationSpecificEnum, type Format } from '../model/schemas.ts';
 import type { AssetRecord, FormatRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
@@ -10,7 +11,7 @@ import { contentRecord, storeAnnotation } from './create.ts';
 import { assembleAsset, requireAsset, type ReadOptions } from './read.ts';
 
 /** An update names the asset by id; every other field is optional but checked when present. */
-export const AssetUpdateSchema = AssetSchema.partial().required({ id: true });
+export const AssetUpdateSchema = lazySchema(() => AssetSchema.partial().required({ id: true }));
 
 /** The fields of an Asset that `POST /asset/update` reads; everything else is kept as stored. */
 export type AssetUpdate = Pick<Asset, 'id'> & Partial<Pick<Asset, 'name' | 'favorited' | 'formats' | 'annotations'>>;

@@ -1,57 +1,62 @@
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
-export const QGPTStreamEnumSchema = z.enum([
+// Built on first use, like the models in schemas.ts (see lazy-schema.ts).
+
+export const QGPTStreamEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'CANCELED', 'INITIALIZED', 'IN-PROGRESS', 'COMPLETED', 'FAILED', 'STOPPED', 'RESET',
-]);
+]));
 export type QGPTStreamEnum = z.infer<typeof QGPTStreamEnumSchema>;
 
-export const SeedTypeEnumSchema = z.enum(['UNKNOWN', 'SEEDED_FORMAT', 'SEEDED_ASSET']);
+export const SeedTypeEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'SEEDED_FORMAT', 'SEEDED_ASSET']));
 export type SeedTypeEnum = z.infer<typeof SeedTypeEnumSchema>;
 
-export const MechanismEnumSchema = z.enum([
+export const MechanismEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT',
-]);
+]));
 export type MechanismEnum = z.infer<typeof MechanismEnumSchema>;
 
-export const ClassificationGenericEnumSchema = z.enum([
+export const ClassificationGenericEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE',
-]);
+]));
 export type ClassificationGenericEnum = z.infer<typeof ClassificationGenericEnumSchema>;
 
-export const ClassificationRenderingEnumSchema = z.enum([
+export const ClassificationRenderingEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'HTML', 'TWENTY_FOUR_BIT_ANSI_ESCAPED_SEQUENCES', 'HIGHLIGHT_JS_HTML',
-]);
+]));
 export type ClassificationRenderingEnum = z.infer<typeof ClassificationRenderingEnumSchema>;
 
-export const RoleSchema = z.enum(['UNKNOWN', 'ORIGINAL', 'ADDITIONAL', 'BOTH', 'PREVIEW']);
+export const RoleSchema = lazySchema(() => z.enum(['UNKNOWN', 'ORIGINAL', 'ADDITIONAL', 'BOTH', 'PREVIEW']));
 export type Role = z.infer<typeof RoleSchema>;
 
-export const SearchedMatchEnumSchema = z.enum([
+export const SearchedMatchEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'TITLE', 'ANNOTATION', 'HINT', 'CONTENT', 'FUZZY', 'MULTIPLE', 'TAGS', 'WEBSITES', 'PERSONS',
-]);
+]));
 export type SearchedMatchEnum = z.infer<typeof SearchedMatchEnumSchema>;
 
-export const FilterOperationTypeEnumSchema = z.enum(['UNKNOWN', 'AND', 'OR']);
+export const FilterOperationTypeEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'AND', 'OR']));
 export type FilterOperationTypeEnum = z.infer<typeof FilterOperationTypeEnumSchema>;
 
-export const AnnotationTypeEnumSchema = z.enum([
+export const AnnotationTypeEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'DESCRIPTION', 'COMMENT', 'DOCUMENTATION', 'SUMMARY', 'EXPLANATION', 'GIT_COMMIT',
-]);
+]));
 export type AnnotationTypeEnum = z.infer<typeof AnnotationTypeEnumSchema>;
 
-export const HintTypeEnumSchema = z.enum(['UNKNOWN', 'SUGGESTED_QUERY', 'QGPT_HINT']);
+export const HintTypeEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'SUGGESTED_QUERY', 'QGPT_HINT']));
 export type HintTypeEnum = z.infer<typeof HintTypeEnumSchema>;
 
-export const TagCategoryEnumSchema = z.enum(['UNKNOWN', 'HANDLE', 'EMAIL']);
+export const TagCategoryEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'HANDLE', 'EMAIL']));
 export type TagCategoryEnum = z.infer<typeof TagCategoryEnumSchema>;
 
-export const ConversationTypeEnumSchema = z.enum(['UNKNOWN', 'COPILOT']);
+export const ConversationTypeEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'COPILOT']));
 export type ConversationTypeEnum = z.infer<typeof ConversationTypeEnumSchema>;
 
-export const QGPTConversationMessageRoleEnumSchema = z.enum(['UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT']);
+export const QGPTConversationMessageRoleEnumSchema = lazySchema(() => z.enum([
+  'UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT',
+]));
 export type QGPTConversationMessageRoleEnum = z.infer<typeof QGPTConversationMessageRoleEnumSchema>;
 
-export const ApplicationNameEnumSchema = z.enum([
+export const ApplicationNameEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'SUBLIME', 'VS_CODE', 'JETBRAINS', 'FIREFOX_ADDON_MV2', 'FIREFOX_ADDON_MV3', 'SAFARI_EXTENSION_MV2',
   'SAFARI_EXTENSION_MV3', 'PIECES_FOR_DEVELOPERS', 'PIECES_FOR_DEVELOPERS_CLI', 'OS_SERVER',
   'GOOGLE_CHROME_EXTENSION_MV2', 'GOOGLE_CHROME_EXTENSION_MV3', 'ULTRA_EDIT', 'ATOM_PACKAGE',
@@ -59,55 +64,61 @@ export const ApplicationNameEnumSchema = z.enum([
   'MICROSOFT_EDGE', 'BRAVE', 'GOOGLE_CHAT', 'SLACK', 'AZURE_DATA_STUDIO', 'OPEN_SOURCE', 'R_STUDIO', 'VIM', 'NOTION',
   'GITHUB_DESKTOP', 'RAYCAST', 'REPLIT', 'ALFRED', 'FIGMA', 'SKETCH', 'ADOBE_ILLUSTRATOR', 'NOTEPAD_PLUS_PLUS',
   'EMBEETLE', 'ECLIPSE', 'X_CODE', 'NETBEANS', 'OPERA',
-]);
+]));
 export type ApplicationNameEnum = z.infer<typeof ApplicationNameEnumSchema>;
 
-export const PlatformEnumSchema = z.enum(['UNKNOWN', 'WEB', 'MACOS', 'LINUX', 'WINDOWS', 'FUCHSIA', 'IOS', 'ANDROID']);
+export const PlatformEnumSchema = lazySchema(() => z.enum([
+  'UNKNOWN', 'WEB', 'MACOS', 'LINUX', 'WINDOWS', 'FUCHSIA', 'IOS', 'ANDROID',
+]));
 export type PlatformEnum = z.infer<typeof PlatformEnumSchema>;
 
-export const PrivacyEnumSchema = z.enum(['UNKNOWN', 'OPEN', 'CLOSED', 'ANONYMOUS']);
+export const PrivacyEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'OPEN', 'CLOSED', 'ANONYMOUS']));
 export type PrivacyEnum = z.infer<typeof PrivacyEnumSchema>;
 
-export const CapabilitiesEnumSchema = z.enum(['UNKNOWN', 'LOCAL', 'CLOUD', 'BLENDED']);
+export const CapabilitiesEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'LOCAL', 'CLOUD', 'BLENDED']));
 export type CapabilitiesEnum = z.infer<typeof CapabilitiesEnumSchema>;
 
-export const EmbeddedModelSchemaSemanticVersionEnumSchema = z.enum(['UNKNOWN', 'MAJOR_0_MINOR_0_PATCH_1']);
+export const EmbeddedModelSchemaSemanticVersionEnumSchema = lazySchema(() => z.enum([
+  'UNKNOWN', 'MAJOR_0_MINOR_0_PATCH_1',
+]));
 export type EmbeddedModelSchemaSemanticVersionEnum = z.infer<typeof EmbeddedModelSchemaSemanticVersionEnumSchema>;
 
-export const SensitiveCategoryEnumSchema = z.enum([
+export const SensitiveCategoryEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'SECRET', 'API_KEY', 'CLIENT_ID', 'CLIENT_SECRET', 'SECRET_KEY', 'API_TOKEN', 'ACCESS_KEY',
   'ACCESS_TOKEN', 'URL', 'PUBLIC_KEY', 'PRIVATE_KEY', 'API_ID', 'WEB_HOOK_URL',
-]);
+]));
 export type SensitiveCategoryEnum = z.infer<typeof SensitiveCategoryEnumSchema>;
 
-export const SensitiveSeverityEnumSchema = z.enum(['UNKNOWN', 'LOW', 'MODERATE', 'HIGH']);
+export const SensitiveSeverityEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'LOW', 'MODERATE', 'HIGH']));
 export type SensitiveSeverityEnum = z.infer<typeof SensitiveSeverityEnumSchema>;
 
-export const AnchorTypeEnumSchema = z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']);
+export const AnchorTypeEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'FILE', 'DIRECTORY']));
 export type AnchorTypeEnum = z.infer<typeof AnchorTypeEnumSchema>;
 
-export const ConversationMessageSentimentEnumSchema = z.enum(['UNKNOWN', 'LIKE', 'DISLIKE', 'REPORT']);
+export const ConversationMessageSentimentEnumSchema = lazySchema(() => z.enum([
+  'UNKNOWN', 'LIKE', 'DISLIKE', 'REPORT',
+]));
 export type ConversationMessageSentimentEnum = z.infer<typeof ConversationMessageSentimentEnumSchema>;
 
-export const ModelTypeEnumSchema = z.enum(['UNKNOWN', 'BALANCED', 'SPEED', 'ACCURACY']);
+export const ModelTypeEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'BALANCED', 'SPEED', 'ACCURACY']));
 export type ModelTypeEnum = z.infer<typeof ModelTypeEnumSchema>;
 
-export const ModelUsageEnumSchema = z.enum([
+export const ModelUsageEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'OCR', 'CODE_CLASSIFICATION', 'TEXT_VS_CODE', 'TAGIFY_CODE', 'TLP_TAG_SEARCH', 'TLP_NEURAL_CODE_SEARCH',
   'TAGIFY_COLOR_FROM_CODE', 'CODE_DESCRIPTION', 'CODE_TITLE', 'CODE_SEARCH_QUERIES', 'CODE_EXTRACTIVE_TAGS',
   'CODE_EXTRACTIVE_LINKS', 'CODE_CONVERSATION', 'CODE_GENERATION', 'CODE_SEARCH', 'CODE_DISCOVERY',
   'CODE_RELATED_PEOPLE', 'CODE_FRAMEWORK', 'VIDEO_OCR', 'TEXT_VS_CODE_SEGMENTATION', 'TEXT_EMBEDDING',
   'TECHNICAL_ERROR',
-]);
+]));
 export type ModelUsageEnum = z.infer<typeof ModelUsageEnumSchema>;
 
-export const MigrationStatusEnumSchema = z.enum([
+export const MigrationStatusEnumSchema = lazySchema(() => z.enum([
   'UNKNOWN', 'INITIALIZED', 'IN-PROGRESS', 'COMPLETED', 'FAILED', 'CANCELED', 'RESET',
-]);
+]));
 export type MigrationStatusEnum = z.infer<typeof MigrationStatusEnumSchema>;
 
 /** Query parameter `export_type` of the asset export operation. */
-export const AssetSpecificAssetExportExportTypeEnumSchema = z.enum(['UNKNOWN', 'HTML', 'MD']);
+export const AssetSpecificAssetExportExportTypeEnumSchema = lazySchema(() => z.enum(['UNKNOWN', 'HTML', 'MD']));
 export type AssetSpecificAssetExportExportTypeEnum = z.infer<typeof AssetSpecificAssetExportExportTypeEnumSchema>;
 
 /** All 505 wire values, case-sensitive (file extensions, `hljs-*` names, dotfiles, lock files). */
@@ -171,7 +182,7 @@ export const CLASSIFICATION_SPECIFIC_VALUES = [
 export interface ClassificationSpecificEnumMap
   extends z.core.util.ToEnum<(typeof CLASSIFICATION_SPECIFIC_VALUES)[number]> {}
 export const ClassificationSpecificEnumSchema: z.ZodEnum<ClassificationSpecificEnumMap> =
-  z.enum(CLASSIFICATION_SPECIFIC_VALUES);
+  lazySchema(() => z.enum(CLASSIFICATION_SPECIFIC_VALUES));
 export type ClassificationSpecificEnum = z.infer<typeof ClassificationSpecificEnumSchema>;
 
 const CLASSIFICATION_SPECIFIC_SET: ReadonlySet<string> = new Set(CLASSIFICATION_SPECIFIC_VALUES);

@@ -28,6 +28,7 @@ import {
   SeedTypeEnumSchema,
   TagCategoryEnumSchema,
 } from './enums.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 export * from './enums.ts';
 
@@ -58,24 +59,28 @@ const MechanismsMapSchema = z.record(z.string(), MechanismEnumSchema);
 const LooseMapSchema = z.record(z.string(), z.unknown());
 
 /**
- * Each model is written as `XFields` (the shape), `interface XShape extends Id<typeof XFields>` and
- * `XSchema: z.ZodObject<XShape>`. The named interface keeps emitted declarations small: nested schemas
- * print as `z.ZodObject<XShape>` instead of being expanded at every use.
+ * Each model is written as `XFields` (a function returning the shape), `interface XShape extends
+ * ShapeOf<typeof XFields>` and `XSchema: z.ZodObject<XShape>`. The named interface keeps emitted
+ * declarations small: nested schemas print as `z.ZodObject<XShape>` instead of being expanded at every use.
+ * `lazySchema` builds a model (and its fields) on first use, not when the worker starts. Building a model
+ * builds the models its fields call a method of (`opt(Y)`), so a field that refers back to a model being
+ * built is written as a getter (see `AssetFilter.operations`).
  */
-type Id<T> = T;
+type ShapeOf<F extends () => object> = ReturnType<F>;
 
-const EmbeddedModelSchemaFields = {
+const EmbeddedModelSchemaFields = () => ({
   migration: z.number(),
   semantic: EmbeddedModelSchemaSemanticVersionEnumSchema,
-};
-export interface EmbeddedModelSchemaShape extends Id<typeof EmbeddedModelSchemaFields> {}
-export const EmbeddedModelSchemaSchema: z.ZodObject<EmbeddedModelSchemaShape> = z.object(EmbeddedModelSchemaFields);
+});
+export interface EmbeddedModelSchemaShape extends ShapeOf<typeof EmbeddedModelSchemaFields> {}
+export const EmbeddedModelSchemaSchema: z.ZodObject<EmbeddedModelSchemaShape> =
+  lazySchema(() => z.object(EmbeddedModelSchemaFields()));
 export type EmbeddedModelSchema = z.infer<typeof EmbeddedModelSchemaSchema>;
 
 /** Every model carries an optional `schema`. */
 const base = { schema: opt(EmbeddedModelSchemaSchema) };
 
-const ScoreFields = {
+const ScoreFields = () => ({
   ...base,
   manual: z.number(),
   automatic: z.number(),
@@ -84,18 +89,19 @@ const ScoreFields = {
   update: opt(z.number()),
   reference: opt(z.number()),
   searched: opt(z.number()),
-};
-export interface ScoreShape extends Id<typeof ScoreFields> {}
-export const ScoreSchema: z.ZodObject<ScoreShape> = z.object(ScoreFields);
+});
+export interface ScoreShape extends ShapeOf<typeof ScoreFields> {}
+export const ScoreSchema: z.ZodObject<ScoreShape> = lazySchema(() => z.object(ScoreFields()));
 export type Score = z.infer<typeof ScoreSchema>;
 
-const GroupedTimestampFields = {
+const GroupedTimestampFields = () => ({
   ...base,
   value: z.union([IsoDateSchema, z.date()]),
   readable: opt(z.string()),
-};
-export interface GroupedTimestampShape extends Id<typeof GroupedTimestampFields> {}
-export const GroupedTimestampSchema: z.ZodObject<GroupedTimestampShape> = z.object(GroupedTimestampFields);
+});
+export interface GroupedTimestampShape extends ShapeOf<typeof GroupedTimestampFields> {}
+export const GroupedTimestampSchema: z.ZodObject<GroupedTimestampShape> =
+  lazySchema(() => z.object(GroupedTimestampFields()));
 export type GroupedTimestamp = z.infer<typeof GroupedTimestampSchema>;
 
 /** Shape of `Referenced<X>`: REQ `id` · opt `reference`. */
@@ -106,7 +112,7 @@ const referencedFields = <R extends z.ZodType>(reference: R) => ({
 });
 
 /** `Referenced<X>` of a model we never flatten. */
-const OpaqueReferencedSchema = z.object(referencedFields(z.unknown()));
+const OpaqueReferencedSchema = lazySchema(() => z.object(referencedFields(z.unknown())));
 
 /** Shape of `Flattened<X>s` (and of most `<X>s`): REQ `iterable` · opt `indices`, `score`. */
 const flattenedFields = <R extends z.ZodType>(ref: R) => ({
@@ -120,48 +126,51 @@ const flattenedFields = <R extends z.ZodType>(ref: R) => ({
 // Formats & content (leaves)
 // ---------------------------------------------------------------------------
 
-const ByteDescriptorFields = {
+const ByteDescriptorFields = () => ({
   ...base,
   value: z.number(),
   readable: z.string(),
-};
-export interface ByteDescriptorShape extends Id<typeof ByteDescriptorFields> {}
-export const ByteDescriptorSchema: z.ZodObject<ByteDescriptorShape> = z.object(ByteDescriptorFields);
+});
+export interface ByteDescriptorShape extends ShapeOf<typeof ByteDescriptorFields> {}
+export const ByteDescriptorSchema: z.ZodObject<ByteDescriptorShape> =
+  lazySchema(() => z.object(ByteDescriptorFields()));
 export type ByteDescriptor = z.infer<typeof ByteDescriptorSchema>;
 
-const ClassificationFields = {
+const ClassificationFields = () => ({
   ...base,
   generic: ClassificationGenericEnumSchema,
   specific: ClassificationSpecificEnumSchema,
   rendering: opt(ClassificationRenderingEnumSchema),
-};
-export interface ClassificationShape extends Id<typeof ClassificationFields> {}
-export const ClassificationSchema: z.ZodObject<ClassificationShape> = z.object(ClassificationFields);
+});
+export interface ClassificationShape extends ShapeOf<typeof ClassificationFields> {}
+export const ClassificationSchema: z.ZodObject<ClassificationShape> =
+  lazySchema(() => z.object(ClassificationFields()));
 export type Classification = z.infer<typeof ClassificationSchema>;
 
-const SeededClassificationFields = {
+const SeededClassificationFields = () => ({
   ...base,
   generic: opt(ClassificationGenericEnumSchema),
   specific: opt(ClassificationSpecificEnumSchema),
   rendering: opt(ClassificationRenderingEnumSchema),
-};
-export interface SeededClassificationShape extends Id<typeof SeededClassificationFields> {}
-export const SeededClassificationSchema: z.ZodObject<SeededClassificationShape> = z.object(SeededClassificationFields);
+});
+export interface SeededClassificationShape extends ShapeOf<typeof SeededClassificationFields> {}
+export const SeededClassificationSchema: z.ZodObject<SeededClassificationShape> =
+  lazySchema(() => z.object(SeededClassificationFields()));
 export type SeededClassification = z.infer<typeof SeededClassificationSchema>;
 
-const SeededAssetEnrichmentFields = {
+const SeededAssetEnrichmentFields = () => ({
   ...base,
   tags: opt(z.number()),
   websites: opt(z.number()),
   persons: opt(z.number()),
   hints: opt(z.number()),
-};
-export interface SeededAssetEnrichmentShape extends Id<typeof SeededAssetEnrichmentFields> {}
+});
+export interface SeededAssetEnrichmentShape extends ShapeOf<typeof SeededAssetEnrichmentFields> {}
 export const SeededAssetEnrichmentSchema: z.ZodObject<SeededAssetEnrichmentShape> =
-  z.object(SeededAssetEnrichmentFields);
+  lazySchema(() => z.object(SeededAssetEnrichmentFields()));
 export type SeededAssetEnrichment = z.infer<typeof SeededAssetEnrichmentSchema>;
 
-const ApplicationFields = {
+const ApplicationFields = () => ({
   ...base,
   id: IdSchema,
   name: ApplicationNameEnumSchema,
@@ -173,246 +182,265 @@ const ApplicationFields = {
   mechanism: opt(MechanismEnumSchema),
   automaticUnload: opt(z.boolean()),
   enrichment: opt(SeededAssetEnrichmentSchema),
-};
-export interface ApplicationShape extends Id<typeof ApplicationFields> {}
-export const ApplicationSchema: z.ZodObject<ApplicationShape> = z.object(ApplicationFields);
+});
+export interface ApplicationShape extends ShapeOf<typeof ApplicationFields> {}
+export const ApplicationSchema: z.ZodObject<ApplicationShape> = lazySchema(() => z.object(ApplicationFields()));
 export type Application = z.infer<typeof ApplicationSchema>;
 
-const TransferableStringFields = {
+const TransferableStringFields = () => ({
   ...base,
   raw: opt(z.string()),
   base64: opt(z.string()),
   base64_url: opt(z.string()),
   data_url: opt(z.string()),
-};
-export interface TransferableStringShape extends Id<typeof TransferableStringFields> {}
-export const TransferableStringSchema: z.ZodObject<TransferableStringShape> = z.object(TransferableStringFields);
+});
+export interface TransferableStringShape extends ShapeOf<typeof TransferableStringFields> {}
+export const TransferableStringSchema: z.ZodObject<TransferableStringShape> =
+  lazySchema(() => z.object(TransferableStringFields()));
 export type TransferableString = z.infer<typeof TransferableStringSchema>;
 
-const TransferableBytesFields = {
+const TransferableBytesFields = () => ({
   ...base,
   raw: opt(z.array(z.number())),
   base64: opt(z.array(z.number())),
   base64_url: opt(z.array(z.number())),
   data_url: opt(z.array(z.number())),
-};
-export interface TransferableBytesShape extends Id<typeof TransferableBytesFields> {}
-export const TransferableBytesSchema: z.ZodObject<TransferableBytesShape> = z.object(TransferableBytesFields);
+});
+export interface TransferableBytesShape extends ShapeOf<typeof TransferableBytesFields> {}
+export const TransferableBytesSchema: z.ZodObject<TransferableBytesShape> =
+  lazySchema(() => z.object(TransferableBytesFields()));
 export type TransferableBytes = z.infer<typeof TransferableBytesSchema>;
 
-const FragmentMetadataFields = {
+const FragmentMetadataFields = () => ({
   ...base,
   ext: opt(ClassificationSpecificEnumSchema),
-};
-export interface FragmentMetadataShape extends Id<typeof FragmentMetadataFields> {}
-export const FragmentMetadataSchema: z.ZodObject<FragmentMetadataShape> = z.object(FragmentMetadataFields);
+});
+export interface FragmentMetadataShape extends ShapeOf<typeof FragmentMetadataFields> {}
+export const FragmentMetadataSchema: z.ZodObject<FragmentMetadataShape> =
+  lazySchema(() => z.object(FragmentMetadataFields()));
 export type FragmentMetadata = z.infer<typeof FragmentMetadataSchema>;
 
-const FileMetadataFields = {
+const FileMetadataFields = () => ({
   ...base,
   name: opt(z.string()),
   ext: opt(ClassificationSpecificEnumSchema),
   size: opt(z.number()),
-};
-export interface FileMetadataShape extends Id<typeof FileMetadataFields> {}
-export const FileMetadataSchema: z.ZodObject<FileMetadataShape> = z.object(FileMetadataFields);
+});
+export interface FileMetadataShape extends ShapeOf<typeof FileMetadataFields> {}
+export const FileMetadataSchema: z.ZodObject<FileMetadataShape> = lazySchema(() => z.object(FileMetadataFields()));
 export type FileMetadata = z.infer<typeof FileMetadataSchema>;
 
-const FragmentFormatFields = {
+const FragmentFormatFields = () => ({
   ...base,
   string: opt(TransferableStringSchema),
   bytes: opt(TransferableBytesSchema),
   metadata: opt(FragmentMetadataSchema),
-};
-export interface FragmentFormatShape extends Id<typeof FragmentFormatFields> {}
-export const FragmentFormatSchema: z.ZodObject<FragmentFormatShape> = z.object(FragmentFormatFields);
+});
+export interface FragmentFormatShape extends ShapeOf<typeof FragmentFormatFields> {}
+export const FragmentFormatSchema: z.ZodObject<FragmentFormatShape> =
+  lazySchema(() => z.object(FragmentFormatFields()));
 export type FragmentFormat = z.infer<typeof FragmentFormatSchema>;
 
-const FileFormatFields = {
+const FileFormatFields = () => ({
   ...base,
   bytes: opt(TransferableBytesSchema),
   string: opt(TransferableStringSchema),
-};
-export interface FileFormatShape extends Id<typeof FileFormatFields> {}
-export const FileFormatSchema: z.ZodObject<FileFormatShape> = z.object(FileFormatFields);
+});
+export interface FileFormatShape extends ShapeOf<typeof FileFormatFields> {}
+export const FileFormatSchema: z.ZodObject<FileFormatShape> = lazySchema(() => z.object(FileFormatFields()));
 export type FileFormat = z.infer<typeof FileFormatSchema>;
 
-const SeededFragmentFields = {
+const SeededFragmentFields = () => ({
   ...base,
   string: opt(TransferableStringSchema),
   bytes: opt(TransferableBytesSchema),
   metadata: opt(FragmentMetadataSchema),
-};
-export interface SeededFragmentShape extends Id<typeof SeededFragmentFields> {}
-export const SeededFragmentSchema: z.ZodObject<SeededFragmentShape> = z.object(SeededFragmentFields);
+});
+export interface SeededFragmentShape extends ShapeOf<typeof SeededFragmentFields> {}
+export const SeededFragmentSchema: z.ZodObject<SeededFragmentShape> =
+  lazySchema(() => z.object(SeededFragmentFields()));
 export type SeededFragment = z.infer<typeof SeededFragmentSchema>;
 
-const SeededFileFields = {
+const SeededFileFields = () => ({
   ...base,
   bytes: opt(TransferableBytesSchema),
   string: opt(TransferableStringSchema),
   metadata: opt(FileMetadataSchema),
-};
-export interface SeededFileShape extends Id<typeof SeededFileFields> {}
-export const SeededFileSchema: z.ZodObject<SeededFileShape> = z.object(SeededFileFields);
+});
+export interface SeededFileShape extends ShapeOf<typeof SeededFileFields> {}
+export const SeededFileSchema: z.ZodObject<SeededFileShape> = lazySchema(() => z.object(SeededFileFields()));
 export type SeededFile = z.infer<typeof SeededFileSchema>;
 
-const SeededFormatFields = {
+const SeededFormatFields = () => ({
   ...base,
   file: opt(SeededFileSchema),
   fragment: opt(SeededFragmentSchema),
   classification: opt(SeededClassificationSchema),
-};
-export interface SeededFormatShape extends Id<typeof SeededFormatFields> {}
-export const SeededFormatSchema: z.ZodObject<SeededFormatShape> = z.object(SeededFormatFields);
+});
+export interface SeededFormatShape extends ShapeOf<typeof SeededFormatFields> {}
+export const SeededFormatSchema: z.ZodObject<SeededFormatShape> = lazySchema(() => z.object(SeededFormatFields()));
 export type SeededFormat = z.infer<typeof SeededFormatSchema>;
 
 // ---------------------------------------------------------------------------
 // Reference collections (references to models we do not flatten are `unknown`)
 // ---------------------------------------------------------------------------
 
-const ReferencedTagFields = referencedFields(z.unknown());
-export interface ReferencedTagShape extends Id<typeof ReferencedTagFields> {}
-export const ReferencedTagSchema: z.ZodObject<ReferencedTagShape> = z.object(ReferencedTagFields);
+const ReferencedTagFields = () => referencedFields(z.unknown());
+export interface ReferencedTagShape extends ShapeOf<typeof ReferencedTagFields> {}
+export const ReferencedTagSchema: z.ZodObject<ReferencedTagShape> = lazySchema(() => z.object(ReferencedTagFields()));
 export type ReferencedTag = z.infer<typeof ReferencedTagSchema>;
-const FlattenedTagsFields = flattenedFields(ReferencedTagSchema);
-export interface FlattenedTagsShape extends Id<typeof FlattenedTagsFields> {}
-export const FlattenedTagsSchema: z.ZodObject<FlattenedTagsShape> = z.object(FlattenedTagsFields);
+const FlattenedTagsFields = () => flattenedFields(ReferencedTagSchema);
+export interface FlattenedTagsShape extends ShapeOf<typeof FlattenedTagsFields> {}
+export const FlattenedTagsSchema: z.ZodObject<FlattenedTagsShape> = lazySchema(() => z.object(FlattenedTagsFields()));
 export type FlattenedTags = z.infer<typeof FlattenedTagsSchema>;
 
-const ReferencedWebsiteFields = referencedFields(z.unknown());
-export interface ReferencedWebsiteShape extends Id<typeof ReferencedWebsiteFields> {}
-export const ReferencedWebsiteSchema: z.ZodObject<ReferencedWebsiteShape> = z.object(ReferencedWebsiteFields);
+const ReferencedWebsiteFields = () => referencedFields(z.unknown());
+export interface ReferencedWebsiteShape extends ShapeOf<typeof ReferencedWebsiteFields> {}
+export const ReferencedWebsiteSchema: z.ZodObject<ReferencedWebsiteShape> =
+  lazySchema(() => z.object(ReferencedWebsiteFields()));
 export type ReferencedWebsite = z.infer<typeof ReferencedWebsiteSchema>;
-const FlattenedWebsitesFields = flattenedFields(ReferencedWebsiteSchema);
-export interface FlattenedWebsitesShape extends Id<typeof FlattenedWebsitesFields> {}
-export const FlattenedWebsitesSchema: z.ZodObject<FlattenedWebsitesShape> = z.object(FlattenedWebsitesFields);
+const FlattenedWebsitesFields = () => flattenedFields(ReferencedWebsiteSchema);
+export interface FlattenedWebsitesShape extends ShapeOf<typeof FlattenedWebsitesFields> {}
+export const FlattenedWebsitesSchema: z.ZodObject<FlattenedWebsitesShape> =
+  lazySchema(() => z.object(FlattenedWebsitesFields()));
 export type FlattenedWebsites = z.infer<typeof FlattenedWebsitesSchema>;
 
-const ReferencedWorkstreamSummaryFields = referencedFields(z.unknown());
-export interface ReferencedWorkstreamSummaryShape extends Id<typeof ReferencedWorkstreamSummaryFields> {}
+const ReferencedWorkstreamSummaryFields = () => referencedFields(z.unknown());
+export interface ReferencedWorkstreamSummaryShape extends ShapeOf<typeof ReferencedWorkstreamSummaryFields> {}
 export const ReferencedWorkstreamSummarySchema: z.ZodObject<ReferencedWorkstreamSummaryShape> =
-  z.object(ReferencedWorkstreamSummaryFields);
+  lazySchema(() => z.object(ReferencedWorkstreamSummaryFields()));
 export type ReferencedWorkstreamSummary = z.infer<typeof ReferencedWorkstreamSummarySchema>;
-const FlattenedWorkstreamSummariesFields = flattenedFields(ReferencedWorkstreamSummarySchema);
-export interface FlattenedWorkstreamSummariesShape extends Id<typeof FlattenedWorkstreamSummariesFields> {}
+const FlattenedWorkstreamSummariesFields = () => flattenedFields(ReferencedWorkstreamSummarySchema);
+export interface FlattenedWorkstreamSummariesShape extends ShapeOf<typeof FlattenedWorkstreamSummariesFields> {}
 export const FlattenedWorkstreamSummariesSchema: z.ZodObject<FlattenedWorkstreamSummariesShape> =
-  z.object(FlattenedWorkstreamSummariesFields);
+  lazySchema(() => z.object(FlattenedWorkstreamSummariesFields()));
 export type FlattenedWorkstreamSummaries = z.infer<typeof FlattenedWorkstreamSummariesSchema>;
 
-const ReferencedPersonFields = referencedFields(z.unknown());
-export interface ReferencedPersonShape extends Id<typeof ReferencedPersonFields> {}
-export const ReferencedPersonSchema: z.ZodObject<ReferencedPersonShape> = z.object(ReferencedPersonFields);
+const ReferencedPersonFields = () => referencedFields(z.unknown());
+export interface ReferencedPersonShape extends ShapeOf<typeof ReferencedPersonFields> {}
+export const ReferencedPersonSchema: z.ZodObject<ReferencedPersonShape> =
+  lazySchema(() => z.object(ReferencedPersonFields()));
 export type ReferencedPerson = z.infer<typeof ReferencedPersonSchema>;
-const FlattenedPersonsFields = flattenedFields(ReferencedPersonSchema);
-export interface FlattenedPersonsShape extends Id<typeof FlattenedPersonsFields> {}
-export const FlattenedPersonsSchema: z.ZodObject<FlattenedPersonsShape> = z.object(FlattenedPersonsFields);
+const FlattenedPersonsFields = () => flattenedFields(ReferencedPersonSchema);
+export interface FlattenedPersonsShape extends ShapeOf<typeof FlattenedPersonsFields> {}
+export const FlattenedPersonsSchema: z.ZodObject<FlattenedPersonsShape> =
+  lazySchema(() => z.object(FlattenedPersonsFields()));
 export type FlattenedPersons = z.infer<typeof FlattenedPersonsSchema>;
 
-const ReferencedAnnotationFields = referencedFields(z.unknown());
-export interface ReferencedAnnotationShape extends Id<typeof ReferencedAnnotationFields> {}
-export const ReferencedAnnotationSchema: z.ZodObject<ReferencedAnnotationShape> = z.object(ReferencedAnnotationFields);
+const ReferencedAnnotationFields = () => referencedFields(z.unknown());
+export interface ReferencedAnnotationShape extends ShapeOf<typeof ReferencedAnnotationFields> {}
+export const ReferencedAnnotationSchema: z.ZodObject<ReferencedAnnotationShape> =
+  lazySchema(() => z.object(ReferencedAnnotationFields()));
 export type ReferencedAnnotation = z.infer<typeof ReferencedAnnotationSchema>;
-const FlattenedAnnotationsFields = flattenedFields(ReferencedAnnotationSchema);
-export interface FlattenedAnnotationsShape extends Id<typeof FlattenedAnnotationsFields> {}
-export const FlattenedAnnotationsSchema: z.ZodObject<FlattenedAnnotationsShape> = z.object(FlattenedAnnotationsFields);
+const FlattenedAnnotationsFields = () => flattenedFields(ReferencedAnnotationSchema);
+export interface FlattenedAnnotationsShape extends ShapeOf<typeof FlattenedAnnotationsFields> {}
+export const FlattenedAnnotationsSchema: z.ZodObject<FlattenedAnnotationsShape> =
+  lazySchema(() => z.object(FlattenedAnnotationsFields()));
 export type FlattenedAnnotations = z.infer<typeof FlattenedAnnotationsSchema>;
 
-const ReferencedActivityFields = referencedFields(z.unknown());
-export interface ReferencedActivityShape extends Id<typeof ReferencedActivityFields> {}
-export const ReferencedActivitySchema: z.ZodObject<ReferencedActivityShape> = z.object(ReferencedActivityFields);
+const ReferencedActivityFields = () => referencedFields(z.unknown());
+export interface ReferencedActivityShape extends ShapeOf<typeof ReferencedActivityFields> {}
+export const ReferencedActivitySchema: z.ZodObject<ReferencedActivityShape> =
+  lazySchema(() => z.object(ReferencedActivityFields()));
 export type ReferencedActivity = z.infer<typeof ReferencedActivitySchema>;
-const FlattenedActivitiesFields = flattenedFields(ReferencedActivitySchema);
-export interface FlattenedActivitiesShape extends Id<typeof FlattenedActivitiesFields> {}
-export const FlattenedActivitiesSchema: z.ZodObject<FlattenedActivitiesShape> = z.object(FlattenedActivitiesFields);
+const FlattenedActivitiesFields = () => flattenedFields(ReferencedActivitySchema);
+export interface FlattenedActivitiesShape extends ShapeOf<typeof FlattenedActivitiesFields> {}
+export const FlattenedActivitiesSchema: z.ZodObject<FlattenedActivitiesShape> =
+  lazySchema(() => z.object(FlattenedActivitiesFields()));
 export type FlattenedActivities = z.infer<typeof FlattenedActivitiesSchema>;
 
-const ReferencedConversationFields = referencedFields(z.unknown());
-export interface ReferencedConversationShape extends Id<typeof ReferencedConversationFields> {}
+const ReferencedConversationFields = () => referencedFields(z.unknown());
+export interface ReferencedConversationShape extends ShapeOf<typeof ReferencedConversationFields> {}
 export const ReferencedConversationSchema: z.ZodObject<ReferencedConversationShape> =
-  z.object(ReferencedConversationFields);
+  lazySchema(() => z.object(ReferencedConversationFields()));
 export type ReferencedConversation = z.infer<typeof ReferencedConversationSchema>;
-const FlattenedConversationsFields = flattenedFields(ReferencedConversationSchema);
-export interface FlattenedConversationsShape extends Id<typeof FlattenedConversationsFields> {}
+const FlattenedConversationsFields = () => flattenedFields(ReferencedConversationSchema);
+export interface FlattenedConversationsShape extends ShapeOf<typeof FlattenedConversationsFields> {}
 export const FlattenedConversationsSchema: z.ZodObject<FlattenedConversationsShape> =
-  z.object(FlattenedConversationsFields);
+  lazySchema(() => z.object(FlattenedConversationsFields()));
 export type FlattenedConversations = z.infer<typeof FlattenedConversationsSchema>;
 
-const ReferencedConversationMessageFields = referencedFields(z.unknown());
-export interface ReferencedConversationMessageShape extends Id<typeof ReferencedConversationMessageFields> {}
+const ReferencedConversationMessageFields = () => referencedFields(z.unknown());
+export interface ReferencedConversationMessageShape extends ShapeOf<typeof ReferencedConversationMessageFields> {}
 export const ReferencedConversationMessageSchema: z.ZodObject<ReferencedConversationMessageShape> =
-  z.object(ReferencedConversationMessageFields);
+  lazySchema(() => z.object(ReferencedConversationMessageFields()));
 export type ReferencedConversationMessage = z.infer<typeof ReferencedConversationMessageSchema>;
-const FlattenedConversationMessagesFields = flattenedFields(ReferencedConversationMessageSchema);
-export interface FlattenedConversationMessagesShape extends Id<typeof FlattenedConversationMessagesFields> {}
+const FlattenedConversationMessagesFields = () => flattenedFields(ReferencedConversationMessageSchema);
+export interface FlattenedConversationMessagesShape extends ShapeOf<typeof FlattenedConversationMessagesFields> {}
 export const FlattenedConversationMessagesSchema: z.ZodObject<FlattenedConversationMessagesShape> =
-  z.object(FlattenedConversationMessagesFields);
+  lazySchema(() => z.object(FlattenedConversationMessagesFields()));
 export type FlattenedConversationMessages = z.infer<typeof FlattenedConversationMessagesSchema>;
 
-const ReferencedAnchorFields = referencedFields(z.unknown());
-export interface ReferencedAnchorShape extends Id<typeof ReferencedAnchorFields> {}
-export const ReferencedAnchorSchema: z.ZodObject<ReferencedAnchorShape> = z.object(ReferencedAnchorFields);
+const ReferencedAnchorFields = () => referencedFields(z.unknown());
+export interface ReferencedAnchorShape extends ShapeOf<typeof ReferencedAnchorFields> {}
+export const ReferencedAnchorSchema: z.ZodObject<ReferencedAnchorShape> =
+  lazySchema(() => z.object(ReferencedAnchorFields()));
 export type ReferencedAnchor = z.infer<typeof ReferencedAnchorSchema>;
-const FlattenedAnchorsFields = flattenedFields(ReferencedAnchorSchema);
-export interface FlattenedAnchorsShape extends Id<typeof FlattenedAnchorsFields> {}
-export const FlattenedAnchorsSchema: z.ZodObject<FlattenedAnchorsShape> = z.object(FlattenedAnchorsFields);
+const FlattenedAnchorsFields = () => flattenedFields(ReferencedAnchorSchema);
+export interface FlattenedAnchorsShape extends ShapeOf<typeof FlattenedAnchorsFields> {}
+export const FlattenedAnchorsSchema: z.ZodObject<FlattenedAnchorsShape> =
+  lazySchema(() => z.object(FlattenedAnchorsFields()));
 export type FlattenedAnchors = z.infer<typeof FlattenedAnchorsSchema>;
 
-const ReferencedModelFields = referencedFields(z.unknown());
-export interface ReferencedModelShape extends Id<typeof ReferencedModelFields> {}
-export const ReferencedModelSchema: z.ZodObject<ReferencedModelShape> = z.object(ReferencedModelFields);
+const ReferencedModelFields = () => referencedFields(z.unknown());
+export interface ReferencedModelShape extends ShapeOf<typeof ReferencedModelFields> {}
+export const ReferencedModelSchema: z.ZodObject<ReferencedModelShape> =
+  lazySchema(() => z.object(ReferencedModelFields()));
 export type ReferencedModel = z.infer<typeof ReferencedModelSchema>;
 
-const FlattenedHintsFields = flattenedFields(OpaqueReferencedSchema);
-export interface FlattenedHintsShape extends Id<typeof FlattenedHintsFields> {}
-export const FlattenedHintsSchema: z.ZodObject<FlattenedHintsShape> = z.object(FlattenedHintsFields);
+const FlattenedHintsFields = () => flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedHintsShape extends ShapeOf<typeof FlattenedHintsFields> {}
+export const FlattenedHintsSchema: z.ZodObject<FlattenedHintsShape> =
+  lazySchema(() => z.object(FlattenedHintsFields()));
 export type FlattenedHints = z.infer<typeof FlattenedHintsSchema>;
-const FlattenedSensitivesFields = flattenedFields(OpaqueReferencedSchema);
-export interface FlattenedSensitivesShape extends Id<typeof FlattenedSensitivesFields> {}
-export const FlattenedSensitivesSchema: z.ZodObject<FlattenedSensitivesShape> = z.object(FlattenedSensitivesFields);
+const FlattenedSensitivesFields = () => flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedSensitivesShape extends ShapeOf<typeof FlattenedSensitivesFields> {}
+export const FlattenedSensitivesSchema: z.ZodObject<FlattenedSensitivesShape> =
+  lazySchema(() => z.object(FlattenedSensitivesFields()));
 export type FlattenedSensitives = z.infer<typeof FlattenedSensitivesSchema>;
 /** Not a collection object: `FlattenedShare[]`. */
 export const FlattenedSharesSchema = z.array(z.unknown());
 export type FlattenedShares = z.infer<typeof FlattenedSharesSchema>;
-const FlattenedRangesFields = {
+const FlattenedRangesFields = () => ({
   ...flattenedFields(OpaqueReferencedSchema),
   continuous: opt(z.boolean()),
-};
-export interface FlattenedRangesShape extends Id<typeof FlattenedRangesFields> {}
-export const FlattenedRangesSchema: z.ZodObject<FlattenedRangesShape> = z.object(FlattenedRangesFields);
+});
+export interface FlattenedRangesShape extends ShapeOf<typeof FlattenedRangesFields> {}
+export const FlattenedRangesSchema: z.ZodObject<FlattenedRangesShape> =
+  lazySchema(() => z.object(FlattenedRangesFields()));
 export type FlattenedRanges = z.infer<typeof FlattenedRangesSchema>;
-const FlattenedAnchorPointsFields = flattenedFields(OpaqueReferencedSchema);
-export interface FlattenedAnchorPointsShape extends Id<typeof FlattenedAnchorPointsFields> {}
+const FlattenedAnchorPointsFields = () => flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedAnchorPointsShape extends ShapeOf<typeof FlattenedAnchorPointsFields> {}
 export const FlattenedAnchorPointsSchema: z.ZodObject<FlattenedAnchorPointsShape> =
-  z.object(FlattenedAnchorPointsFields);
+  lazySchema(() => z.object(FlattenedAnchorPointsFields()));
 export type FlattenedAnchorPoints = z.infer<typeof FlattenedAnchorPointsSchema>;
-const FlattenedWorkstreamEventsFields = flattenedFields(OpaqueReferencedSchema);
-export interface FlattenedWorkstreamEventsShape extends Id<typeof FlattenedWorkstreamEventsFields> {}
+const FlattenedWorkstreamEventsFields = () => flattenedFields(OpaqueReferencedSchema);
+export interface FlattenedWorkstreamEventsShape extends ShapeOf<typeof FlattenedWorkstreamEventsFields> {}
 export const FlattenedWorkstreamEventsSchema: z.ZodObject<FlattenedWorkstreamEventsShape> =
-  z.object(FlattenedWorkstreamEventsFields);
+  lazySchema(() => z.object(FlattenedWorkstreamEventsFields()));
 export type FlattenedWorkstreamEvents = z.infer<typeof FlattenedWorkstreamEventsSchema>;
-const FlattenedIdentifiedWorkstreamPatternEngineSourcesFields = flattenedFields(OpaqueReferencedSchema);
+const FlattenedIdentifiedWorkstreamPatternEngineSourcesFields = () => flattenedFields(OpaqueReferencedSchema);
 export interface FlattenedIdentifiedWorkstreamPatternEngineSourcesShape
-  extends Id<typeof FlattenedIdentifiedWorkstreamPatternEngineSourcesFields> {}
+  extends ShapeOf<typeof FlattenedIdentifiedWorkstreamPatternEngineSourcesFields> {}
 export const FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema: z.ZodObject<
   FlattenedIdentifiedWorkstreamPatternEngineSourcesShape
 > =
-  z.object(FlattenedIdentifiedWorkstreamPatternEngineSourcesFields);
+  lazySchema(() => z.object(FlattenedIdentifiedWorkstreamPatternEngineSourcesFields()));
 export type FlattenedIdentifiedWorkstreamPatternEngineSources = z.infer<
   typeof FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema
 >;
-const FlattenedWorkstreamPatternEngineSourceWindowsFields = flattenedFields(OpaqueReferencedSchema);
+const FlattenedWorkstreamPatternEngineSourceWindowsFields = () => flattenedFields(OpaqueReferencedSchema);
 export interface FlattenedWorkstreamPatternEngineSourceWindowsShape
-  extends Id<typeof FlattenedWorkstreamPatternEngineSourceWindowsFields> {}
+  extends ShapeOf<typeof FlattenedWorkstreamPatternEngineSourceWindowsFields> {}
 export const FlattenedWorkstreamPatternEngineSourceWindowsSchema: z.ZodObject<
   FlattenedWorkstreamPatternEngineSourceWindowsShape
 > =
-  z.object(FlattenedWorkstreamPatternEngineSourceWindowsFields);
+  lazySchema(() => z.object(FlattenedWorkstreamPatternEngineSourceWindowsFields()));
 export type FlattenedWorkstreamPatternEngineSourceWindows = z.infer<
   typeof FlattenedWorkstreamPatternEngineSourceWindowsSchema
 >;
 
-const FlattenedUserProfileFields = {
+const FlattenedUserProfileFields = () => ({
   ...base,
   id: IdSchema,
   email: opt(z.string()),
@@ -420,25 +448,27 @@ const FlattenedUserProfileFields = {
   username: opt(z.string()),
   picture: opt(z.string()),
   vanityname: opt(z.string()),
-};
-export interface FlattenedUserProfileShape extends Id<typeof FlattenedUserProfileFields> {}
-export const FlattenedUserProfileSchema: z.ZodObject<FlattenedUserProfileShape> = z.object(FlattenedUserProfileFields);
+});
+export interface FlattenedUserProfileShape extends ShapeOf<typeof FlattenedUserProfileFields> {}
+export const FlattenedUserProfileSchema: z.ZodObject<FlattenedUserProfileShape> =
+  lazySchema(() => z.object(FlattenedUserProfileFields()));
 export type FlattenedUserProfile = z.infer<typeof FlattenedUserProfileSchema>;
 
 // ---------------------------------------------------------------------------
 // Flattened formats & assets
 // ---------------------------------------------------------------------------
 
-const FlattenedPreviewFields = {
+const FlattenedPreviewFields = () => ({
   ...base,
   base: IdSchema,
   overlay: opt(IdSchema),
-};
-export interface FlattenedPreviewShape extends Id<typeof FlattenedPreviewFields> {}
-export const FlattenedPreviewSchema: z.ZodObject<FlattenedPreviewShape> = z.object(FlattenedPreviewFields);
+});
+export interface FlattenedPreviewShape extends ShapeOf<typeof FlattenedPreviewFields> {}
+export const FlattenedPreviewSchema: z.ZodObject<FlattenedPreviewShape> =
+  lazySchema(() => z.object(FlattenedPreviewFields()));
 export type FlattenedPreview = z.infer<typeof FlattenedPreviewSchema>;
 
-const FlattenedFormatFields = {
+const FlattenedFormatFields = () => ({
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -458,25 +488,28 @@ const FlattenedFormatFields = {
   analysis: opt(z.unknown()),
   relationship: opt(z.unknown()),
   activities: opt(FlattenedActivitiesSchema),
-};
-export interface FlattenedFormatShape extends Id<typeof FlattenedFormatFields> {}
-export const FlattenedFormatSchema: z.ZodObject<FlattenedFormatShape> = z.object(FlattenedFormatFields);
+});
+export interface FlattenedFormatShape extends ShapeOf<typeof FlattenedFormatFields> {}
+export const FlattenedFormatSchema: z.ZodObject<FlattenedFormatShape> =
+  lazySchema(() => z.object(FlattenedFormatFields()));
 export type FlattenedFormat = z.infer<typeof FlattenedFormatSchema>;
 
-const ReferencedFormatFields = referencedFields(FlattenedFormatSchema);
-export interface ReferencedFormatShape extends Id<typeof ReferencedFormatFields> {}
-export const ReferencedFormatSchema: z.ZodObject<ReferencedFormatShape> = z.object(ReferencedFormatFields);
+const ReferencedFormatFields = () => referencedFields(FlattenedFormatSchema);
+export interface ReferencedFormatShape extends ShapeOf<typeof ReferencedFormatFields> {}
+export const ReferencedFormatSchema: z.ZodObject<ReferencedFormatShape> =
+  lazySchema(() => z.object(ReferencedFormatFields()));
 export type ReferencedFormat = z.infer<typeof ReferencedFormatSchema>;
 
-const FlattenedFormatsFields = {
+const FlattenedFormatsFields = () => ({
   ...base,
   iterable: z.array(ReferencedFormatSchema),
-};
-export interface FlattenedFormatsShape extends Id<typeof FlattenedFormatsFields> {}
-export const FlattenedFormatsSchema: z.ZodObject<FlattenedFormatsShape> = z.object(FlattenedFormatsFields);
+});
+export interface FlattenedFormatsShape extends ShapeOf<typeof FlattenedFormatsFields> {}
+export const FlattenedFormatsSchema: z.ZodObject<FlattenedFormatsShape> =
+  lazySchema(() => z.object(FlattenedFormatsFields()));
 export type FlattenedFormats = z.infer<typeof FlattenedFormatsSchema>;
 
-const FlattenedAssetFields = {
+const FlattenedAssetFields = () => ({
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -508,46 +541,49 @@ const FlattenedAssetFields = {
   demo: opt(z.boolean()),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
   messages: opt(FlattenedConversationMessagesSchema),
-};
-export interface FlattenedAssetShape extends Id<typeof FlattenedAssetFields> {}
-export const FlattenedAssetSchema: z.ZodObject<FlattenedAssetShape> = z.object(FlattenedAssetFields);
+});
+export interface FlattenedAssetShape extends ShapeOf<typeof FlattenedAssetFields> {}
+export const FlattenedAssetSchema: z.ZodObject<FlattenedAssetShape> =
+  lazySchema(() => z.object(FlattenedAssetFields()));
 export type FlattenedAsset = z.infer<typeof FlattenedAssetSchema>;
 
-const ReferencedAssetFields = {
+const ReferencedAssetFields = () => ({
   ...base,
   id: UuidSchema,
   reference: opt(FlattenedAssetSchema),
-};
-export interface ReferencedAssetShape extends Id<typeof ReferencedAssetFields> {}
-export const ReferencedAssetSchema: z.ZodObject<ReferencedAssetShape> = z.object(ReferencedAssetFields);
+});
+export interface ReferencedAssetShape extends ShapeOf<typeof ReferencedAssetFields> {}
+export const ReferencedAssetSchema: z.ZodObject<ReferencedAssetShape> =
+  lazySchema(() => z.object(ReferencedAssetFields()));
 export type ReferencedAsset = z.infer<typeof ReferencedAssetSchema>;
 
 /** The one Flattened collection whose `iterable` is optional. */
-const FlattenedAssetsFields = {
+const FlattenedAssetsFields = () => ({
   ...base,
   iterable: opt(z.array(ReferencedAssetSchema)),
   indices: opt(IndicesSchema),
   score: opt(ScoreSchema),
-};
-export interface FlattenedAssetsShape extends Id<typeof FlattenedAssetsFields> {}
-export const FlattenedAssetsSchema: z.ZodObject<FlattenedAssetsShape> = z.object(FlattenedAssetsFields);
+});
+export interface FlattenedAssetsShape extends ShapeOf<typeof FlattenedAssetsFields> {}
+export const FlattenedAssetsSchema: z.ZodObject<FlattenedAssetsShape> =
+  lazySchema(() => z.object(FlattenedAssetsFields()));
 export type FlattenedAssets = z.infer<typeof FlattenedAssetsSchema>;
 
-const PseudoAssetsFields = {
+const PseudoAssetsFields = () => ({
   ...base,
   identifiers: opt(FlattenedAssetsSchema),
-};
-export interface PseudoAssetsShape extends Id<typeof PseudoAssetsFields> {}
-export const PseudoAssetsSchema: z.ZodObject<PseudoAssetsShape> = z.object(PseudoAssetsFields);
+});
+export interface PseudoAssetsShape extends ShapeOf<typeof PseudoAssetsFields> {}
+export const PseudoAssetsSchema: z.ZodObject<PseudoAssetsShape> = lazySchema(() => z.object(PseudoAssetsFields()));
 export type PseudoAssets = z.infer<typeof PseudoAssetsSchema>;
 
-const PreviewFields = {
+const PreviewFields = () => ({
   ...base,
   base: ReferencedFormatSchema,
   overlay: opt(ReferencedFormatSchema),
-};
-export interface PreviewShape extends Id<typeof PreviewFields> {}
-export const PreviewSchema: z.ZodObject<PreviewShape> = z.object(PreviewFields);
+});
+export interface PreviewShape extends ShapeOf<typeof PreviewFields> {}
+export const PreviewSchema: z.ZodObject<PreviewShape> = lazySchema(() => z.object(PreviewFields()));
 export type Preview = z.infer<typeof PreviewSchema>;
 
 // ---------------------------------------------------------------------------
@@ -555,7 +591,7 @@ export type Preview = z.infer<typeof PreviewSchema>;
 // ---------------------------------------------------------------------------
 
 const trackedEvent = opt(LooseMapSchema);
-const SeededConnectorTrackingFields = {
+const SeededConnectorTrackingFields = () => ({
   ...base,
   format: trackedEvent,
   asset: trackedEvent,
@@ -568,13 +604,13 @@ const SeededConnectorTrackingFields = {
   conversation: trackedEvent,
   conversation_message: trackedEvent,
   workstream_summary: trackedEvent,
-};
-export interface SeededConnectorTrackingShape extends Id<typeof SeededConnectorTrackingFields> {}
+});
+export interface SeededConnectorTrackingShape extends ShapeOf<typeof SeededConnectorTrackingFields> {}
 export const SeededConnectorTrackingSchema: z.ZodObject<SeededConnectorTrackingShape> =
-  z.object(SeededConnectorTrackingFields);
+  lazySchema(() => z.object(SeededConnectorTrackingFields()));
 export type SeededConnectorTracking = z.infer<typeof SeededConnectorTrackingSchema>;
 
-const ActivityFields = {
+const ActivityFields = () => ({
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -587,20 +623,20 @@ const ActivityFields = {
   user: opt(FlattenedUserProfileSchema),
   format: opt(FlattenedFormatSchema),
   rank: opt(z.number()),
-};
-export interface ActivityShape extends Id<typeof ActivityFields> {}
-export const ActivitySchema: z.ZodObject<ActivityShape> = z.object(ActivityFields);
+});
+export interface ActivityShape extends ShapeOf<typeof ActivityFields> {}
+export const ActivitySchema: z.ZodObject<ActivityShape> = lazySchema(() => z.object(ActivityFields()));
 export type Activity = z.infer<typeof ActivitySchema>;
 
-const ActivitiesFields = {
+const ActivitiesFields = () => ({
   ...base,
   iterable: z.array(ActivitySchema),
-};
-export interface ActivitiesShape extends Id<typeof ActivitiesFields> {}
-export const ActivitiesSchema: z.ZodObject<ActivitiesShape> = z.object(ActivitiesFields);
+});
+export interface ActivitiesShape extends ShapeOf<typeof ActivitiesFields> {}
+export const ActivitiesSchema: z.ZodObject<ActivitiesShape> = lazySchema(() => z.object(ActivitiesFields()));
 export type Activities = z.infer<typeof ActivitiesSchema>;
 
-const FormatFields = {
+const FormatFields = () => ({
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -620,34 +656,35 @@ const FormatFields = {
   analysis: opt(z.unknown()),
   relationship: opt(z.unknown()),
   activities: opt(ActivitiesSchema),
-};
-export interface FormatShape extends Id<typeof FormatFields> {}
-export const FormatSchema: z.ZodObject<FormatShape> = z.object(FormatFields);
+});
+export interface FormatShape extends ShapeOf<typeof FormatFields> {}
+export const FormatSchema: z.ZodObject<FormatShape> = lazySchema(() => z.object(FormatFields()));
 export type Format = z.infer<typeof FormatSchema>;
 
-const FormatsFields = {
+const FormatsFields = () => ({
   ...base,
   iterable: z.array(FormatSchema),
-};
-export interface FormatsShape extends Id<typeof FormatsFields> {}
-export const FormatsSchema: z.ZodObject<FormatsShape> = z.object(FormatsFields);
+});
+export interface FormatsShape extends ShapeOf<typeof FormatsFields> {}
+export const FormatsSchema: z.ZodObject<FormatsShape> = lazySchema(() => z.object(FormatsFields()));
 export type Formats = z.infer<typeof FormatsSchema>;
 
 // ---------------------------------------------------------------------------
 // Models, users, persons
 // ---------------------------------------------------------------------------
 
-const ModelMaxTokensFields = {
+const ModelMaxTokensFields = () => ({
   ...base,
   total: z.number().nullable(),
   input: opt(z.number()),
   output: opt(z.number()),
-};
-export interface ModelMaxTokensShape extends Id<typeof ModelMaxTokensFields> {}
-export const ModelMaxTokensSchema: z.ZodObject<ModelMaxTokensShape> = z.object(ModelMaxTokensFields);
+});
+export interface ModelMaxTokensShape extends ShapeOf<typeof ModelMaxTokensFields> {}
+export const ModelMaxTokensSchema: z.ZodObject<ModelMaxTokensShape> =
+  lazySchema(() => z.object(ModelMaxTokensFields()));
 export type ModelMaxTokens = z.infer<typeof ModelMaxTokensSchema>;
 
-const ModelFields = {
+const ModelFields = () => ({
   ...base,
   id: IdSchema,
   version: z.string(),
@@ -672,21 +709,21 @@ const ModelFields = {
   custom: opt(z.boolean()),
   capabilities: opt(z.unknown()),
   score: opt(ScoreSchema),
-};
-export interface ModelShape extends Id<typeof ModelFields> {}
-export const ModelSchema: z.ZodObject<ModelShape> = z.object(ModelFields);
+});
+export interface ModelShape extends ShapeOf<typeof ModelFields> {}
+export const ModelSchema: z.ZodObject<ModelShape> = lazySchema(() => z.object(ModelFields()));
 export type Model = z.infer<typeof ModelSchema>;
 
-const ModelsFields = {
+const ModelsFields = () => ({
   ...base,
   iterable: z.array(ModelSchema),
   score: opt(ScoreSchema),
-};
-export interface ModelsShape extends Id<typeof ModelsFields> {}
-export const ModelsSchema: z.ZodObject<ModelsShape> = z.object(ModelsFields);
+});
+export interface ModelsShape extends ShapeOf<typeof ModelsFields> {}
+export const ModelsSchema: z.ZodObject<ModelsShape> = lazySchema(() => z.object(ModelsFields()));
 export type Models = z.infer<typeof ModelsSchema>;
 
-const UserProfileFields = {
+const UserProfileFields = () => ({
   ...base,
   id: IdSchema,
   aesthetics: z.looseObject({}),
@@ -701,12 +738,12 @@ const UserProfileFields = {
   providers: opt(z.unknown()),
   auth0: opt(z.unknown()),
   descope: opt(z.unknown()),
-};
-export interface UserProfileShape extends Id<typeof UserProfileFields> {}
-export const UserProfileSchema: z.ZodObject<UserProfileShape> = z.object(UserProfileFields);
+});
+export interface UserProfileShape extends ShapeOf<typeof UserProfileFields> {}
+export const UserProfileSchema: z.ZodObject<UserProfileShape> = lazySchema(() => z.object(UserProfileFields()));
 export type UserProfile = z.infer<typeof UserProfileSchema>;
 
-const PersonBasicTypeFields = {
+const PersonBasicTypeFields = () => ({
   ...base,
   username: opt(z.string()),
   name: opt(z.string()),
@@ -715,22 +752,22 @@ const PersonBasicTypeFields = {
   sourced: opt(z.unknown()),
   url: opt(z.string()),
   mailgun: opt(z.unknown()),
-};
-export interface PersonBasicTypeShape extends Id<typeof PersonBasicTypeFields> {}
+});
+export interface PersonBasicTypeShape extends ShapeOf<typeof PersonBasicTypeFields> {}
 export const PersonBasicTypeSchema: z.ZodObject<PersonBasicTypeShape, z.core.$loose> =
-  z.looseObject(PersonBasicTypeFields);
+  lazySchema(() => z.looseObject(PersonBasicTypeFields()));
 export type PersonBasicType = z.infer<typeof PersonBasicTypeSchema>;
 
-const PersonTypeFields = {
+const PersonTypeFields = () => ({
   ...base,
   basic: opt(PersonBasicTypeSchema),
   platform: opt(UserProfileSchema),
-};
-export interface PersonTypeShape extends Id<typeof PersonTypeFields> {}
-export const PersonTypeSchema: z.ZodObject<PersonTypeShape> = z.object(PersonTypeFields);
+});
+export interface PersonTypeShape extends ShapeOf<typeof PersonTypeFields> {}
+export const PersonTypeSchema: z.ZodObject<PersonTypeShape> = lazySchema(() => z.object(PersonTypeFields()));
 export type PersonType = z.infer<typeof PersonTypeSchema>;
 
-const PersonFields = {
+const PersonFields = () => ({
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -752,21 +789,21 @@ const PersonFields = {
   persons: opt(FlattenedPersonsSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
-};
-export interface PersonShape extends Id<typeof PersonFields> {}
-export const PersonSchema: z.ZodObject<PersonShape> = z.object(PersonFields);
+});
+export interface PersonShape extends ShapeOf<typeof PersonFields> {}
+export const PersonSchema: z.ZodObject<PersonShape> = lazySchema(() => z.object(PersonFields()));
 export type Person = z.infer<typeof PersonSchema>;
 
-const PersonsFields = flattenedFields(PersonSchema);
-export interface PersonsShape extends Id<typeof PersonsFields> {}
-export const PersonsSchema: z.ZodObject<PersonsShape> = z.object(PersonsFields);
+const PersonsFields = () => flattenedFields(PersonSchema);
+export interface PersonsShape extends ShapeOf<typeof PersonsFields> {}
+export const PersonsSchema: z.ZodObject<PersonsShape> = lazySchema(() => z.object(PersonsFields()));
 export type Persons = z.infer<typeof PersonsSchema>;
 
 // ---------------------------------------------------------------------------
 // Asset sub-collections
 // ---------------------------------------------------------------------------
 
-const TagFields = {
+const TagFields = () => ({
   ...base,
   id: IdSchema,
   text: z.string(),
@@ -788,17 +825,17 @@ const TagFields = {
   source_windows: opt(FlattenedWorkstreamPatternEngineSourceWindowsSchema),
   websites: opt(FlattenedWebsitesSchema),
   anchors: opt(FlattenedAnchorsSchema),
-};
-export interface TagShape extends Id<typeof TagFields> {}
-export const TagSchema: z.ZodObject<TagShape> = z.object(TagFields);
+});
+export interface TagShape extends ShapeOf<typeof TagFields> {}
+export const TagSchema: z.ZodObject<TagShape> = lazySchema(() => z.object(TagFields()));
 export type Tag = z.infer<typeof TagSchema>;
 
-const TagsFields = flattenedFields(TagSchema);
-export interface TagsShape extends Id<typeof TagsFields> {}
-export const TagsSchema: z.ZodObject<TagsShape> = z.object(TagsFields);
+const TagsFields = () => flattenedFields(TagSchema);
+export interface TagsShape extends ShapeOf<typeof TagsFields> {}
+export const TagsSchema: z.ZodObject<TagsShape> = lazySchema(() => z.object(TagsFields()));
 export type Tags = z.infer<typeof TagsSchema>;
 
-const WebsiteFields = {
+const WebsiteFields = () => ({
   ...base,
   id: IdSchema,
   url: z.string(),
@@ -819,17 +856,17 @@ const WebsiteFields = {
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
   source_windows: opt(FlattenedWorkstreamPatternEngineSourceWindowsSchema),
   tags: opt(FlattenedTagsSchema),
-};
-export interface WebsiteShape extends Id<typeof WebsiteFields> {}
-export const WebsiteSchema: z.ZodObject<WebsiteShape> = z.object(WebsiteFields);
+});
+export interface WebsiteShape extends ShapeOf<typeof WebsiteFields> {}
+export const WebsiteSchema: z.ZodObject<WebsiteShape> = lazySchema(() => z.object(WebsiteFields()));
 export type Website = z.infer<typeof WebsiteSchema>;
 
-const WebsitesFields = flattenedFields(WebsiteSchema);
-export interface WebsitesShape extends Id<typeof WebsitesFields> {}
-export const WebsitesSchema: z.ZodObject<WebsitesShape> = z.object(WebsitesFields);
+const WebsitesFields = () => flattenedFields(WebsiteSchema);
+export interface WebsitesShape extends ShapeOf<typeof WebsitesFields> {}
+export const WebsitesSchema: z.ZodObject<WebsitesShape> = lazySchema(() => z.object(WebsitesFields()));
 export type Websites = z.infer<typeof WebsitesSchema>;
 
-const WorkstreamSummaryFields = {
+const WorkstreamSummaryFields = () => ({
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -853,17 +890,19 @@ const WorkstreamSummaryFields = {
   favorited: opt(z.boolean()),
   messages: opt(FlattenedConversationMessagesSchema),
   mechanism: opt(MechanismEnumSchema),
-};
-export interface WorkstreamSummaryShape extends Id<typeof WorkstreamSummaryFields> {}
-export const WorkstreamSummarySchema: z.ZodObject<WorkstreamSummaryShape> = z.object(WorkstreamSummaryFields);
+});
+export interface WorkstreamSummaryShape extends ShapeOf<typeof WorkstreamSummaryFields> {}
+export const WorkstreamSummarySchema: z.ZodObject<WorkstreamSummaryShape> =
+  lazySchema(() => z.object(WorkstreamSummaryFields()));
 export type WorkstreamSummary = z.infer<typeof WorkstreamSummarySchema>;
 
-const WorkstreamSummariesFields = flattenedFields(WorkstreamSummarySchema);
-export interface WorkstreamSummariesShape extends Id<typeof WorkstreamSummariesFields> {}
-export const WorkstreamSummariesSchema: z.ZodObject<WorkstreamSummariesShape> = z.object(WorkstreamSummariesFields);
+const WorkstreamSummariesFields = () => flattenedFields(WorkstreamSummarySchema);
+export interface WorkstreamSummariesShape extends ShapeOf<typeof WorkstreamSummariesFields> {}
+export const WorkstreamSummariesSchema: z.ZodObject<WorkstreamSummariesShape> =
+  lazySchema(() => z.object(WorkstreamSummariesFields()));
 export type WorkstreamSummaries = z.infer<typeof WorkstreamSummariesSchema>;
 
-const AnnotationFields = {
+const AnnotationFields = () => ({
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -890,17 +929,17 @@ const AnnotationFields = {
   websites: opt(FlattenedWebsitesSchema),
   tags: opt(FlattenedTagsSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
-};
-export interface AnnotationShape extends Id<typeof AnnotationFields> {}
-export const AnnotationSchema: z.ZodObject<AnnotationShape> = z.object(AnnotationFields);
+});
+export interface AnnotationShape extends ShapeOf<typeof AnnotationFields> {}
+export const AnnotationSchema: z.ZodObject<AnnotationShape> = lazySchema(() => z.object(AnnotationFields()));
 export type Annotation = z.infer<typeof AnnotationSchema>;
 
-const AnnotationsFields = flattenedFields(AnnotationSchema);
-export interface AnnotationsShape extends Id<typeof AnnotationsFields> {}
-export const AnnotationsSchema: z.ZodObject<AnnotationsShape> = z.object(AnnotationsFields);
+const AnnotationsFields = () => flattenedFields(AnnotationSchema);
+export interface AnnotationsShape extends ShapeOf<typeof AnnotationsFields> {}
+export const AnnotationsSchema: z.ZodObject<AnnotationsShape> = lazySchema(() => z.object(AnnotationsFields()));
 export type Annotations = z.infer<typeof AnnotationsSchema>;
 
-const HintFields = {
+const HintFields = () => ({
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -912,28 +951,28 @@ const HintFields = {
   assets: opt(FlattenedAssetsSchema),
   model: opt(ReferencedModelSchema),
   score: opt(ScoreSchema),
-};
-export interface HintShape extends Id<typeof HintFields> {}
-export const HintSchema: z.ZodObject<HintShape> = z.object(HintFields);
+});
+export interface HintShape extends ShapeOf<typeof HintFields> {}
+export const HintSchema: z.ZodObject<HintShape> = lazySchema(() => z.object(HintFields()));
 export type Hint = z.infer<typeof HintSchema>;
 
-const HintsFields = flattenedFields(HintSchema);
-export interface HintsShape extends Id<typeof HintsFields> {}
-export const HintsSchema: z.ZodObject<HintsShape> = z.object(HintsFields);
+const HintsFields = () => flattenedFields(HintSchema);
+export interface HintsShape extends ShapeOf<typeof HintsFields> {}
+export const HintsSchema: z.ZodObject<HintsShape> = lazySchema(() => z.object(HintsFields()));
 export type Hints = z.infer<typeof HintsSchema>;
 
 /** Only `task` / `conversation` sub-pipelines; their contents are passed through. */
-const QGPTPromptPipelineFields = {
+const QGPTPromptPipelineFields = () => ({
   ...base,
   task: opt(z.unknown()),
   conversation: opt(z.unknown()),
-};
-export interface QGPTPromptPipelineShape extends Id<typeof QGPTPromptPipelineFields> {}
+});
+export interface QGPTPromptPipelineShape extends ShapeOf<typeof QGPTPromptPipelineFields> {}
 export const QGPTPromptPipelineSchema: z.ZodObject<QGPTPromptPipelineShape, z.core.$loose> =
-  z.looseObject(QGPTPromptPipelineFields);
+  lazySchema(() => z.looseObject(QGPTPromptPipelineFields()));
 export type QGPTPromptPipeline = z.infer<typeof QGPTPromptPipelineSchema>;
 
-const ConversationFields = {
+const ConversationFields = () => ({
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -954,17 +993,17 @@ const ConversationFields = {
   pipeline: opt(QGPTPromptPipelineSchema),
   demo: opt(z.boolean()),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
-};
-export interface ConversationShape extends Id<typeof ConversationFields> {}
-export const ConversationSchema: z.ZodObject<ConversationShape> = z.object(ConversationFields);
+});
+export interface ConversationShape extends ShapeOf<typeof ConversationFields> {}
+export const ConversationSchema: z.ZodObject<ConversationShape> = lazySchema(() => z.object(ConversationFields()));
 export type Conversation = z.infer<typeof ConversationSchema>;
 
-const ConversationsFields = flattenedFields(ConversationSchema);
-export interface ConversationsShape extends Id<typeof ConversationsFields> {}
-export const ConversationsSchema: z.ZodObject<ConversationsShape> = z.object(ConversationsFields);
+const ConversationsFields = () => flattenedFields(ConversationSchema);
+export interface ConversationsShape extends ShapeOf<typeof ConversationsFields> {}
+export const ConversationsSchema: z.ZodObject<ConversationsShape> = lazySchema(() => z.object(ConversationsFields()));
 export type Conversations = z.infer<typeof ConversationsSchema>;
 
-const ConversationMessageFields = {
+const ConversationMessageFields = () => ({
   ...base,
   id: IdSchema,
   created: GroupedTimestampSchema,
@@ -987,35 +1026,37 @@ const ConversationMessageFields = {
   messages: opt(FlattenedConversationMessagesSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
-};
-export interface ConversationMessageShape extends Id<typeof ConversationMessageFields> {}
-export const ConversationMessageSchema: z.ZodObject<ConversationMessageShape> = z.object(ConversationMessageFields);
+});
+export interface ConversationMessageShape extends ShapeOf<typeof ConversationMessageFields> {}
+export const ConversationMessageSchema: z.ZodObject<ConversationMessageShape> =
+  lazySchema(() => z.object(ConversationMessageFields()));
 export type ConversationMessage = z.infer<typeof ConversationMessageSchema>;
 
-const ConversationMessagesFields = flattenedFields(ConversationMessageSchema);
-export interface ConversationMessagesShape extends Id<typeof ConversationMessagesFields> {}
-export const ConversationMessagesSchema: z.ZodObject<ConversationMessagesShape> = z.object(ConversationMessagesFields);
+const ConversationMessagesFields = () => flattenedFields(ConversationMessageSchema);
+export interface ConversationMessagesShape extends ShapeOf<typeof ConversationMessagesFields> {}
+export const ConversationMessagesSchema: z.ZodObject<ConversationMessagesShape> =
+  lazySchema(() => z.object(ConversationMessagesFields()));
 export type ConversationMessages = z.infer<typeof ConversationMessagesSchema>;
 
 /** Placeholders: elements are not validated. */
-const SharesFields = { ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) };
-export interface SharesShape extends Id<typeof SharesFields> {}
-export const SharesSchema: z.ZodObject<SharesShape> = z.object(SharesFields);
+const SharesFields = () => ({ ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
+export interface SharesShape extends ShapeOf<typeof SharesFields> {}
+export const SharesSchema: z.ZodObject<SharesShape> = lazySchema(() => z.object(SharesFields()));
 export type Shares = z.infer<typeof SharesSchema>;
-const SensitivesFields = { ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) };
-export interface SensitivesShape extends Id<typeof SensitivesFields> {}
-export const SensitivesSchema: z.ZodObject<SensitivesShape> = z.object(SensitivesFields);
+const SensitivesFields = () => ({ ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
+export interface SensitivesShape extends ShapeOf<typeof SensitivesFields> {}
+export const SensitivesSchema: z.ZodObject<SensitivesShape> = lazySchema(() => z.object(SensitivesFields()));
 export type Sensitives = z.infer<typeof SensitivesSchema>;
-const AnchorsFields = flattenedFields(z.unknown());
-export interface AnchorsShape extends Id<typeof AnchorsFields> {}
-export const AnchorsSchema: z.ZodObject<AnchorsShape> = z.object(AnchorsFields);
+const AnchorsFields = () => flattenedFields(z.unknown());
+export interface AnchorsShape extends ShapeOf<typeof AnchorsFields> {}
+export const AnchorsSchema: z.ZodObject<AnchorsShape> = lazySchema(() => z.object(AnchorsFields()));
 export type Anchors = z.infer<typeof AnchorsSchema>;
 
 // ---------------------------------------------------------------------------
 // Assets
 // ---------------------------------------------------------------------------
 
-const AssetFields = {
+const AssetFields = () => ({
   ...base,
   id: UuidSchema,
   creator: z.string(),
@@ -1047,21 +1088,21 @@ const AssetFields = {
   summaries: opt(WorkstreamSummariesSchema),
   messages: opt(ConversationMessagesSchema),
   demo: opt(z.boolean()),
-};
-export interface AssetShape extends Id<typeof AssetFields> {}
-export const AssetSchema: z.ZodObject<AssetShape> = z.object(AssetFields);
+});
+export interface AssetShape extends ShapeOf<typeof AssetFields> {}
+export const AssetSchema: z.ZodObject<AssetShape> = lazySchema(() => z.object(AssetFields()));
 export type Asset = z.infer<typeof AssetSchema>;
 
-const AssetsFields = flattenedFields(AssetSchema);
-export interface AssetsShape extends Id<typeof AssetsFields> {}
-export const AssetsSchema: z.ZodObject<AssetsShape> = z.object(AssetsFields);
+const AssetsFields = () => flattenedFields(AssetSchema);
+export interface AssetsShape extends ShapeOf<typeof AssetsFields> {}
+export const AssetsSchema: z.ZodObject<AssetsShape> = lazySchema(() => z.object(AssetsFields()));
 export type Assets = z.infer<typeof AssetsSchema>;
 
 // ---------------------------------------------------------------------------
 // Search
 // ---------------------------------------------------------------------------
 
-const SearchedAssetFields = {
+const SearchedAssetFields = () => ({
   ...base,
   exact: z.boolean(),
   score: z.number(),
@@ -1069,62 +1110,66 @@ const SearchedAssetFields = {
   identifier: z.string(),
   asset: opt(AssetSchema),
   pseudo: opt(z.boolean()),
-};
-export interface SearchedAssetShape extends Id<typeof SearchedAssetFields> {}
-export const SearchedAssetSchema: z.ZodObject<SearchedAssetShape> = z.object(SearchedAssetFields);
+});
+export interface SearchedAssetShape extends ShapeOf<typeof SearchedAssetFields> {}
+export const SearchedAssetSchema: z.ZodObject<SearchedAssetShape> = lazySchema(() => z.object(SearchedAssetFields()));
 export type SearchedAsset = z.infer<typeof SearchedAssetSchema>;
 
-const SearchedAssetsFields = {
+const SearchedAssetsFields = () => ({
   ...base,
   iterable: z.array(SearchedAssetSchema),
   suggested: z.number(),
   exact: z.number(),
-};
-export interface SearchedAssetsShape extends Id<typeof SearchedAssetsFields> {}
-export const SearchedAssetsSchema: z.ZodObject<SearchedAssetsShape> = z.object(SearchedAssetsFields);
+});
+export interface SearchedAssetsShape extends ShapeOf<typeof SearchedAssetsFields> {}
+export const SearchedAssetsSchema: z.ZodObject<SearchedAssetsShape> =
+  lazySchema(() => z.object(SearchedAssetsFields()));
 export type SearchedAssets = z.infer<typeof SearchedAssetsSchema>;
 
 /** Note the wire spelling `identifers`. */
-const AssetSearchSpaceFields = {
+const AssetSearchSpaceFields = () => ({
   ...base,
   identifers: FlattenedAssetsSchema,
-};
-export interface AssetSearchSpaceShape extends Id<typeof AssetSearchSpaceFields> {}
-export const AssetSearchSpaceSchema: z.ZodObject<AssetSearchSpaceShape> = z.object(AssetSearchSpaceFields);
+});
+export interface AssetSearchSpaceShape extends ShapeOf<typeof AssetSearchSpaceFields> {}
+export const AssetSearchSpaceSchema: z.ZodObject<AssetSearchSpaceShape> =
+  lazySchema(() => z.object(AssetSearchSpaceFields()));
 export type AssetSearchSpace = z.infer<typeof AssetSearchSpaceSchema>;
 
-const AssetFilterPhraseOptionsFields = {
+const AssetFilterPhraseOptionsFields = () => ({
   ...base,
   annotation: opt(AnnotationTypeEnumSchema),
-};
-export interface AssetFilterPhraseOptionsShape extends Id<typeof AssetFilterPhraseOptionsFields> {}
+});
+export interface AssetFilterPhraseOptionsShape extends ShapeOf<typeof AssetFilterPhraseOptionsFields> {}
 export const AssetFilterPhraseOptionsSchema: z.ZodObject<AssetFilterPhraseOptionsShape> =
-  z.object(AssetFilterPhraseOptionsFields);
+  lazySchema(() => z.object(AssetFilterPhraseOptionsFields()));
 export type AssetFilterPhraseOptions = z.infer<typeof AssetFilterPhraseOptionsSchema>;
 
-const AssetFilterPhraseFields = {
+const AssetFilterPhraseFields = () => ({
   ...base,
   value: opt(z.string()),
   annotation: opt(z.boolean()),
   title: opt(z.boolean()),
   content: opt(z.boolean()),
   options: opt(AssetFilterPhraseOptionsSchema),
-};
-export interface AssetFilterPhraseShape extends Id<typeof AssetFilterPhraseFields> {}
-export const AssetFilterPhraseSchema: z.ZodObject<AssetFilterPhraseShape> = z.object(AssetFilterPhraseFields);
+});
+export interface AssetFilterPhraseShape extends ShapeOf<typeof AssetFilterPhraseFields> {}
+export const AssetFilterPhraseSchema: z.ZodObject<AssetFilterPhraseShape> =
+  lazySchema(() => z.object(AssetFilterPhraseFields()));
 export type AssetFilterPhrase = z.infer<typeof AssetFilterPhraseSchema>;
 
-const AssetFilterTimestampFields = {
+const AssetFilterTimestampFields = () => ({
   ...base,
   from: opt(GroupedTimestampSchema),
   to: opt(GroupedTimestampSchema),
   between: opt(z.boolean()),
-};
-export interface AssetFilterTimestampShape extends Id<typeof AssetFilterTimestampFields> {}
-export const AssetFilterTimestampSchema: z.ZodObject<AssetFilterTimestampShape> = z.object(AssetFilterTimestampFields);
+});
+export interface AssetFilterTimestampShape extends ShapeOf<typeof AssetFilterTimestampFields> {}
+export const AssetFilterTimestampSchema: z.ZodObject<AssetFilterTimestampShape> =
+  lazySchema(() => z.object(AssetFilterTimestampFields()));
 export type AssetFilterTimestamp = z.infer<typeof AssetFilterTimestampSchema>;
 
-const AssetFilterFields = {
+const AssetFilterFields = () => ({
   ...base,
   classification: opt(ClassificationSpecificEnumSchema),
   tags: opt(z.array(z.string())),
@@ -1136,46 +1181,46 @@ const AssetFilterFields = {
   get operations() {
     return opt(AssetFiltersSchema);
   },
-};
-export interface AssetFilterShape extends Id<typeof AssetFilterFields> {}
-export const AssetFilterSchema: z.ZodObject<AssetFilterShape> = z.object(AssetFilterFields);
+});
+export interface AssetFilterShape extends ShapeOf<typeof AssetFilterFields> {}
+export const AssetFilterSchema: z.ZodObject<AssetFilterShape> = lazySchema(() => z.object(AssetFilterFields()));
 export type AssetFilter = z.infer<typeof AssetFilterSchema>;
 
-const AssetFiltersFields = {
+const AssetFiltersFields = () => ({
   ...base,
   iterable: z.array(AssetFilterSchema),
   type: opt(FilterOperationTypeEnumSchema),
-};
-export interface AssetFiltersShape extends Id<typeof AssetFiltersFields> {}
-export const AssetFiltersSchema: z.ZodObject<AssetFiltersShape> = z.object(AssetFiltersFields);
+});
+export interface AssetFiltersShape extends ShapeOf<typeof AssetFiltersFields> {}
+export const AssetFiltersSchema: z.ZodObject<AssetFiltersShape> = lazySchema(() => z.object(AssetFiltersFields()));
 export type AssetFilters = z.infer<typeof AssetFiltersSchema>;
 
-const AssetsSearchWithFiltersInputFields = {
+const AssetsSearchWithFiltersInputFields = () => ({
   ...base,
   query: opt(z.string()),
   space: opt(AssetSearchSpaceSchema),
   filters: opt(AssetFiltersSchema),
   casing: opt(z.boolean()),
-};
-export interface AssetsSearchWithFiltersInputShape extends Id<typeof AssetsSearchWithFiltersInputFields> {}
+});
+export interface AssetsSearchWithFiltersInputShape extends ShapeOf<typeof AssetsSearchWithFiltersInputFields> {}
 export const AssetsSearchWithFiltersInputSchema: z.ZodObject<AssetsSearchWithFiltersInputShape> =
-  z.object(AssetsSearchWithFiltersInputFields);
+  lazySchema(() => z.object(AssetsSearchWithFiltersInputFields()));
 export type AssetsSearchWithFiltersInput = z.infer<typeof AssetsSearchWithFiltersInputSchema>;
 
-const AssetsSearchWithFiltersOutputFields = {
+const AssetsSearchWithFiltersOutputFields = () => ({
   ...base,
   results: SearchedAssetsSchema,
-};
-export interface AssetsSearchWithFiltersOutputShape extends Id<typeof AssetsSearchWithFiltersOutputFields> {}
+});
+export interface AssetsSearchWithFiltersOutputShape extends ShapeOf<typeof AssetsSearchWithFiltersOutputFields> {}
 export const AssetsSearchWithFiltersOutputSchema: z.ZodObject<AssetsSearchWithFiltersOutputShape> =
-  z.object(AssetsSearchWithFiltersOutputFields);
+  lazySchema(() => z.object(AssetsSearchWithFiltersOutputFields()));
 export type AssetsSearchWithFiltersOutput = z.infer<typeof AssetsSearchWithFiltersOutputSchema>;
 
 // ---------------------------------------------------------------------------
 // Streams
 // ---------------------------------------------------------------------------
 
-const StreamedIdentifierFields = {
+const StreamedIdentifierFields = () => ({
   ...base,
   asset: opt(ReferencedAssetSchema),
   conversation: opt(ReferencedConversationSchema),
@@ -1197,44 +1242,48 @@ const StreamedIdentifierFields = {
   workstreamPatternEngineSource: opt(z.unknown()),
   workstreamPatternEngineSourceWindow: opt(z.unknown()),
   deleted: opt(z.boolean()),
-};
-export interface StreamedIdentifierShape extends Id<typeof StreamedIdentifierFields> {}
-export const StreamedIdentifierSchema: z.ZodObject<StreamedIdentifierShape> = z.object(StreamedIdentifierFields);
+});
+export interface StreamedIdentifierShape extends ShapeOf<typeof StreamedIdentifierFields> {}
+export const StreamedIdentifierSchema: z.ZodObject<StreamedIdentifierShape> =
+  lazySchema(() => z.object(StreamedIdentifierFields()));
 export type StreamedIdentifier = z.infer<typeof StreamedIdentifierSchema>;
 
-const StreamedIdentifiersFields = {
+const StreamedIdentifiersFields = () => ({
   ...base,
   iterable: z.array(StreamedIdentifierSchema),
-};
-export interface StreamedIdentifiersShape extends Id<typeof StreamedIdentifiersFields> {}
-export const StreamedIdentifiersSchema: z.ZodObject<StreamedIdentifiersShape> = z.object(StreamedIdentifiersFields);
+});
+export interface StreamedIdentifiersShape extends ShapeOf<typeof StreamedIdentifiersFields> {}
+export const StreamedIdentifiersSchema: z.ZodObject<StreamedIdentifiersShape> =
+  lazySchema(() => z.object(StreamedIdentifiersFields()));
 export type StreamedIdentifiers = z.infer<typeof StreamedIdentifiersSchema>;
 
 // ---------------------------------------------------------------------------
 // Create / update inputs
 // ---------------------------------------------------------------------------
 
-const SeededAssetTagFields = {
+const SeededAssetTagFields = () => ({
   ...base,
   text: z.string(),
   mechanism: opt(MechanismEnumSchema),
   category: opt(TagCategoryEnumSchema),
-};
-export interface SeededAssetTagShape extends Id<typeof SeededAssetTagFields> {}
-export const SeededAssetTagSchema: z.ZodObject<SeededAssetTagShape> = z.object(SeededAssetTagFields);
+});
+export interface SeededAssetTagShape extends ShapeOf<typeof SeededAssetTagFields> {}
+export const SeededAssetTagSchema: z.ZodObject<SeededAssetTagShape> =
+  lazySchema(() => z.object(SeededAssetTagFields()));
 export type SeededAssetTag = z.infer<typeof SeededAssetTagSchema>;
 
-const SeededAssetWebsiteFields = {
+const SeededAssetWebsiteFields = () => ({
   ...base,
   url: z.string(),
   name: z.string(),
   mechanism: opt(MechanismEnumSchema),
-};
-export interface SeededAssetWebsiteShape extends Id<typeof SeededAssetWebsiteFields> {}
-export const SeededAssetWebsiteSchema: z.ZodObject<SeededAssetWebsiteShape> = z.object(SeededAssetWebsiteFields);
+});
+export interface SeededAssetWebsiteShape extends ShapeOf<typeof SeededAssetWebsiteFields> {}
+export const SeededAssetWebsiteSchema: z.ZodObject<SeededAssetWebsiteShape> =
+  lazySchema(() => z.object(SeededAssetWebsiteFields()));
 export type SeededAssetWebsite = z.infer<typeof SeededAssetWebsiteSchema>;
 
-const SeededAnnotationFields = {
+const SeededAnnotationFields = () => ({
   ...base,
   type: AnnotationTypeEnumSchema,
   text: z.string(),
@@ -1256,13 +1305,14 @@ const SeededAnnotationFields = {
   tags: opt(FlattenedTagsSchema),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
   workstream_events: opt(FlattenedWorkstreamEventsSchema),
-};
-export interface SeededAnnotationShape extends Id<typeof SeededAnnotationFields> {}
-export const SeededAnnotationSchema: z.ZodObject<SeededAnnotationShape> = z.object(SeededAnnotationFields);
+});
+export interface SeededAnnotationShape extends ShapeOf<typeof SeededAnnotationFields> {}
+export const SeededAnnotationSchema: z.ZodObject<SeededAnnotationShape> =
+  lazySchema(() => z.object(SeededAnnotationFields()));
 export type SeededAnnotation = z.infer<typeof SeededAnnotationSchema>;
 
 /** Not in §2; fields and required list from the SDK (`SeededPerson.d.ts`). */
-const SeededPersonFields = {
+const SeededPersonFields = () => ({
   ...base,
   asset: opt(z.string()),
   mechanism: opt(MechanismEnumSchema),
@@ -1271,12 +1321,12 @@ const SeededPersonFields = {
   model: opt(z.unknown()),
   annotations: opt(z.array(SeededAnnotationSchema)),
   anchors: opt(FlattenedAnchorsSchema),
-};
-export interface SeededPersonShape extends Id<typeof SeededPersonFields> {}
-export const SeededPersonSchema: z.ZodObject<SeededPersonShape> = z.object(SeededPersonFields);
+});
+export interface SeededPersonShape extends ShapeOf<typeof SeededPersonFields> {}
+export const SeededPersonSchema: z.ZodObject<SeededPersonShape> = lazySchema(() => z.object(SeededPersonFields()));
 export type SeededPerson = z.infer<typeof SeededPersonSchema>;
 
-const SeededAssetMetadataFields = {
+const SeededAssetMetadataFields = () => ({
   ...base,
   name: opt(z.string()),
   mechanism: opt(MechanismEnumSchema),
@@ -1287,20 +1337,22 @@ const SeededAssetMetadataFields = {
   annotations: opt(z.array(SeededAnnotationSchema)),
   hints: opt(z.array(z.unknown())),
   anchors: opt(z.array(z.unknown())),
-};
-export interface SeededAssetMetadataShape extends Id<typeof SeededAssetMetadataFields> {}
-export const SeededAssetMetadataSchema: z.ZodObject<SeededAssetMetadataShape> = z.object(SeededAssetMetadataFields);
+});
+export interface SeededAssetMetadataShape extends ShapeOf<typeof SeededAssetMetadataFields> {}
+export const SeededAssetMetadataSchema: z.ZodObject<SeededAssetMetadataShape> =
+  lazySchema(() => z.object(SeededAssetMetadataFields()));
 export type SeededAssetMetadata = z.infer<typeof SeededAssetMetadataSchema>;
 
-const AvailableFormatsFields = {
+const AvailableFormatsFields = () => ({
   ...base,
   iterable: z.array(ClassificationSchema),
-};
-export interface AvailableFormatsShape extends Id<typeof AvailableFormatsFields> {}
-export const AvailableFormatsSchema: z.ZodObject<AvailableFormatsShape> = z.object(AvailableFormatsFields);
+});
+export interface AvailableFormatsShape extends ShapeOf<typeof AvailableFormatsFields> {}
+export const AvailableFormatsSchema: z.ZodObject<AvailableFormatsShape> =
+  lazySchema(() => z.object(AvailableFormatsFields()));
 export type AvailableFormats = z.infer<typeof AvailableFormatsSchema>;
 
-const SeededAssetFields = {
+const SeededAssetFields = () => ({
   ...base,
   application: ApplicationSchema,
   format: SeededFormatSchema,
@@ -1310,13 +1362,13 @@ const SeededAssetFields = {
   pseudo: opt(z.boolean()),
   enrichment: opt(SeededAssetEnrichmentSchema),
   demo: opt(z.boolean()),
-};
-export interface SeededAssetShape extends Id<typeof SeededAssetFields> {}
-export const SeededAssetSchema: z.ZodObject<SeededAssetShape> = z.object(SeededAssetFields);
+});
+export interface SeededAssetShape extends ShapeOf<typeof SeededAssetFields> {}
+export const SeededAssetSchema: z.ZodObject<SeededAssetShape> = lazySchema(() => z.object(SeededAssetFields()));
 export type SeededAsset = z.infer<typeof SeededAssetSchema>;
 
 /** Not in §2; from the SDK (`SeededWebsite.d.ts`). Body of `POST /websites/create`. */
-const SeededWebsiteFields = {
+const SeededWebsiteFields = () => ({
   ...base,
   asset: opt(z.string()),
   conversation: opt(z.string()),
@@ -1324,13 +1376,13 @@ const SeededWebsiteFields = {
   name: z.string(),
   mechanism: opt(MechanismEnumSchema),
   person: opt(z.string()),
-};
-export interface SeededWebsiteShape extends Id<typeof SeededWebsiteFields> {}
-export const SeededWebsiteSchema: z.ZodObject<SeededWebsiteShape> = z.object(SeededWebsiteFields);
+});
+export interface SeededWebsiteShape extends ShapeOf<typeof SeededWebsiteFields> {}
+export const SeededWebsiteSchema: z.ZodObject<SeededWebsiteShape> = lazySchema(() => z.object(SeededWebsiteFields()));
 export type SeededWebsite = z.infer<typeof SeededWebsiteSchema>;
 
 /** Not in §2; from the SDK (`SeededTag.d.ts`). Body of `POST /tags/create`. */
-const SeededTagFields = {
+const SeededTagFields = () => ({
   ...base,
   text: z.string(),
   asset: opt(z.string()),
@@ -1338,13 +1390,13 @@ const SeededTagFields = {
   category: opt(TagCategoryEnumSchema),
   person: opt(z.string()),
   tagsVector: opt(z.array(z.number())),
-};
-export interface SeededTagShape extends Id<typeof SeededTagFields> {}
-export const SeededTagSchema: z.ZodObject<SeededTagShape> = z.object(SeededTagFields);
+});
+export interface SeededTagShape extends ShapeOf<typeof SeededTagFields> {}
+export const SeededTagSchema: z.ZodObject<SeededTagShape> = lazySchema(() => z.object(SeededTagFields()));
 export type SeededTag = z.infer<typeof SeededTagSchema>;
 
 /** Not in §2; from the SDK (`SeededWorkstreamSummary.d.ts`). Body of `POST /workstream_summaries/create`. */
-const SeededWorkstreamSummaryFields = {
+const SeededWorkstreamSummaryFields = () => ({
   ...base,
   events: opt(FlattenedWorkstreamEventsSchema),
   name: z.string(),
@@ -1362,56 +1414,56 @@ const SeededWorkstreamSummaryFields = {
   processing: opt(CapabilitiesEnumSchema),
   favorited: opt(z.boolean()),
   mechanism: opt(MechanismEnumSchema),
-};
-export interface SeededWorkstreamSummaryShape extends Id<typeof SeededWorkstreamSummaryFields> {}
+});
+export interface SeededWorkstreamSummaryShape extends ShapeOf<typeof SeededWorkstreamSummaryFields> {}
 export const SeededWorkstreamSummarySchema: z.ZodObject<SeededWorkstreamSummaryShape> =
-  z.object(SeededWorkstreamSummaryFields);
+  lazySchema(() => z.object(SeededWorkstreamSummaryFields()));
 export type SeededWorkstreamSummary = z.infer<typeof SeededWorkstreamSummarySchema>;
 
-const SeedFields = {
+const SeedFields = () => ({
   ...base,
   asset: opt(SeededAssetSchema),
   person: opt(SeededPersonSchema),
   anchor: opt(z.unknown()),
   website: opt(SeededWebsiteSchema),
   type: opt(SeedTypeEnumSchema),
-};
-export interface SeedShape extends Id<typeof SeedFields> {}
-export const SeedSchema: z.ZodObject<SeedShape> = z.object(SeedFields);
+});
+export interface SeedShape extends ShapeOf<typeof SeedFields> {}
+export const SeedSchema: z.ZodObject<SeedShape> = lazySchema(() => z.object(SeedFields()));
 export type Seed = z.infer<typeof SeedSchema>;
 
-const SeedsFields = {
+const SeedsFields = () => ({
   ...base,
   iterable: z.array(SeedSchema),
-};
-export interface SeedsShape extends Id<typeof SeedsFields> {}
-export const SeedsSchema: z.ZodObject<SeedsShape> = z.object(SeedsFields);
+});
+export interface SeedsShape extends ShapeOf<typeof SeedsFields> {}
+export const SeedsSchema: z.ZodObject<SeedsShape> = lazySchema(() => z.object(SeedsFields()));
 export type Seeds = z.infer<typeof SeedsSchema>;
 
-const AssetReclassificationFields = {
+const AssetReclassificationFields = () => ({
   ...base,
   ext: ClassificationSpecificEnumSchema,
   asset: AssetSchema,
-};
-export interface AssetReclassificationShape extends Id<typeof AssetReclassificationFields> {}
+});
+export interface AssetReclassificationShape extends ShapeOf<typeof AssetReclassificationFields> {}
 export const AssetReclassificationSchema: z.ZodObject<AssetReclassificationShape> =
-  z.object(AssetReclassificationFields);
+  lazySchema(() => z.object(AssetReclassificationFields()));
 export type AssetReclassification = z.infer<typeof AssetReclassificationSchema>;
 
-const SeededScoreFields = {
+const SeededScoreFields = () => ({
   ...base,
   reuse: opt(z.boolean()),
   update: opt(z.boolean()),
   reference: opt(z.boolean()),
   priority: opt(z.boolean()),
   searched: opt(z.boolean()),
-};
-export interface SeededScoreShape extends Id<typeof SeededScoreFields> {}
-export const SeededScoreSchema: z.ZodObject<SeededScoreShape> = z.object(SeededScoreFields);
+});
+export interface SeededScoreShape extends ShapeOf<typeof SeededScoreFields> {}
+export const SeededScoreSchema: z.ZodObject<SeededScoreShape> = lazySchema(() => z.object(SeededScoreFields()));
 export type SeededScore = z.infer<typeof SeededScoreSchema>;
 
-const seededScore = opt(SeededScoreSchema);
-const SeededScoreIncrementFields = {
+const seededScore = lazySchema(() => opt(SeededScoreSchema));
+const SeededScoreIncrementFields = () => ({
   ...base,
   asset: seededScore,
   assets: seededScore,
@@ -1449,68 +1501,72 @@ const SeededScoreIncrementFields = {
   model: seededScore,
   workstream_pattern_engine_source_windows: seededScore,
   workstream_pattern_engine_source_window: seededScore,
-};
-export interface SeededScoreIncrementShape extends Id<typeof SeededScoreIncrementFields> {}
-export const SeededScoreIncrementSchema: z.ZodObject<SeededScoreIncrementShape> = z.object(SeededScoreIncrementFields);
+});
+export interface SeededScoreIncrementShape extends ShapeOf<typeof SeededScoreIncrementFields> {}
+export const SeededScoreIncrementSchema: z.ZodObject<SeededScoreIncrementShape> =
+  lazySchema(() => z.object(SeededScoreIncrementFields()));
 export type SeededScoreIncrement = z.infer<typeof SeededScoreIncrementSchema>;
 
-const SeededAccessorFields = {
+const SeededAccessorFields = () => ({
   ...base,
   os: z.string(),
   share: z.string(),
   user: opt(FlattenedUserProfileSchema),
-};
-export interface SeededAccessorShape extends Id<typeof SeededAccessorFields> {}
-export const SeededAccessorSchema: z.ZodObject<SeededAccessorShape> = z.object(SeededAccessorFields);
+});
+export interface SeededAccessorShape extends ShapeOf<typeof SeededAccessorFields> {}
+export const SeededAccessorSchema: z.ZodObject<SeededAccessorShape> =
+  lazySchema(() => z.object(SeededAccessorFields()));
 export type SeededAccessor = z.infer<typeof SeededAccessorSchema>;
 
-const InteractedAssetInteractionsFields = {
+const InteractedAssetInteractionsFields = () => ({
   ...base,
   viewed: z.string(),
   touched: opt(z.boolean()),
   scrolled: opt(z.boolean()),
-};
-export interface InteractedAssetInteractionsShape extends Id<typeof InteractedAssetInteractionsFields> {}
+});
+export interface InteractedAssetInteractionsShape extends ShapeOf<typeof InteractedAssetInteractionsFields> {}
 export const InteractedAssetInteractionsSchema: z.ZodObject<InteractedAssetInteractionsShape> =
-  z.object(InteractedAssetInteractionsFields);
+  lazySchema(() => z.object(InteractedAssetInteractionsFields()));
 export type InteractedAssetInteractions = z.infer<typeof InteractedAssetInteractionsSchema>;
 
-const InteractedAssetFields = {
+const InteractedAssetFields = () => ({
   ...base,
   asset: opt(UuidSchema),
   interactions: opt(InteractedAssetInteractionsSchema),
-};
-export interface InteractedAssetShape extends Id<typeof InteractedAssetFields> {}
-export const InteractedAssetSchema: z.ZodObject<InteractedAssetShape> = z.object(InteractedAssetFields);
+});
+export interface InteractedAssetShape extends ShapeOf<typeof InteractedAssetFields> {}
+export const InteractedAssetSchema: z.ZodObject<InteractedAssetShape> =
+  lazySchema(() => z.object(InteractedAssetFields()));
 export type InteractedAsset = z.infer<typeof InteractedAssetSchema>;
 
-const InteractedAssetsFields = {
+const InteractedAssetsFields = () => ({
   ...base,
   iterable: z.array(InteractedAssetSchema),
-};
-export interface InteractedAssetsShape extends Id<typeof InteractedAssetsFields> {}
-export const InteractedAssetsSchema: z.ZodObject<InteractedAssetsShape> = z.object(InteractedAssetsFields);
+});
+export interface InteractedAssetsShape extends ShapeOf<typeof InteractedAssetsFields> {}
+export const InteractedAssetsSchema: z.ZodObject<InteractedAssetsShape> =
+  lazySchema(() => z.object(InteractedAssetsFields()));
 export type InteractedAssets = z.infer<typeof InteractedAssetsSchema>;
 
-const SeededAssetsRecommendationFields = {
+const SeededAssetsRecommendationFields = () => ({
   ...base,
   assets: AssetsSchema,
   interactions: InteractedAssetsSchema,
-};
-export interface SeededAssetsRecommendationShape extends Id<typeof SeededAssetsRecommendationFields> {}
+});
+export interface SeededAssetsRecommendationShape extends ShapeOf<typeof SeededAssetsRecommendationFields> {}
 export const SeededAssetsRecommendationSchema: z.ZodObject<SeededAssetsRecommendationShape> =
-  z.object(SeededAssetsRecommendationFields);
+  lazySchema(() => z.object(SeededAssetsRecommendationFields()));
 export type SeededAssetsRecommendation = z.infer<typeof SeededAssetsRecommendationSchema>;
 
-const ExportedAssetFields = {
+const ExportedAssetFields = () => ({
   ...base,
   name: z.string(),
   description: z.string(),
   created: GroupedTimestampSchema,
   raw: FileFormatSchema,
-};
-export interface ExportedAssetShape extends Id<typeof ExportedAssetFields> {}
-export const ExportedAssetSchema: z.ZodObject<ExportedAssetShape> = z.object(ExportedAssetFields);
+});
+export interface ExportedAssetShape extends ShapeOf<typeof ExportedAssetFields> {}
+export const ExportedAssetSchema: z.ZodObject<ExportedAssetShape> = lazySchema(() => z.object(ExportedAssetFields()));
 export type ExportedAsset = z.infer<typeof ExportedAssetSchema>;
 
 // ---------------------------------------------------------------------------
@@ -1518,27 +1574,27 @@ export type ExportedAsset = z.infer<typeof ExportedAssetSchema>;
 // ---------------------------------------------------------------------------
 
 /** Only `workstreams` is known; anything else is passed through. */
-const TemporalRangeGroundingFields = {
+const TemporalRangeGroundingFields = () => ({
   ...base,
   workstreams: opt(FlattenedRangesSchema),
-};
-export interface TemporalRangeGroundingShape extends Id<typeof TemporalRangeGroundingFields> {}
+});
+export interface TemporalRangeGroundingShape extends ShapeOf<typeof TemporalRangeGroundingFields> {}
 export const TemporalRangeGroundingSchema: z.ZodObject<TemporalRangeGroundingShape, z.core.$loose> =
-  z.looseObject(TemporalRangeGroundingFields);
+  lazySchema(() => z.looseObject(TemporalRangeGroundingFields()));
 export type TemporalRangeGrounding = z.infer<typeof TemporalRangeGroundingSchema>;
 
-const QGPTRelevanceInputOptionsFields = {
+const QGPTRelevanceInputOptionsFields = () => ({
   ...base,
   database: opt(z.boolean()),
   question: opt(z.boolean()),
   pipeline: opt(QGPTPromptPipelineSchema),
-};
-export interface QGPTRelevanceInputOptionsShape extends Id<typeof QGPTRelevanceInputOptionsFields> {}
+});
+export interface QGPTRelevanceInputOptionsShape extends ShapeOf<typeof QGPTRelevanceInputOptionsFields> {}
 export const QGPTRelevanceInputOptionsSchema: z.ZodObject<QGPTRelevanceInputOptionsShape> =
-  z.object(QGPTRelevanceInputOptionsFields);
+  lazySchema(() => z.object(QGPTRelevanceInputOptionsFields()));
 export type QGPTRelevanceInputOptions = z.infer<typeof QGPTRelevanceInputOptionsSchema>;
 
-const QGPTRelevanceInputFields = {
+const QGPTRelevanceInputFields = () => ({
   ...base,
   query: z.string(),
   paths: opt(z.array(z.string())),
@@ -1552,22 +1608,23 @@ const QGPTRelevanceInputFields = {
   anchors: opt(FlattenedAnchorsSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
-};
-export interface QGPTRelevanceInputShape extends Id<typeof QGPTRelevanceInputFields> {}
-export const QGPTRelevanceInputSchema: z.ZodObject<QGPTRelevanceInputShape> = z.object(QGPTRelevanceInputFields);
+});
+export interface QGPTRelevanceInputShape extends ShapeOf<typeof QGPTRelevanceInputFields> {}
+export const QGPTRelevanceInputSchema: z.ZodObject<QGPTRelevanceInputShape> =
+  lazySchema(() => z.object(QGPTRelevanceInputFields()));
 export type QGPTRelevanceInput = z.infer<typeof QGPTRelevanceInputSchema>;
 
-const TextLocationFields = {
+const TextLocationFields = () => ({
   ...base,
   text: z.string(),
   start: z.number(),
   end: z.number(),
-};
-export interface TextLocationShape extends Id<typeof TextLocationFields> {}
-export const TextLocationSchema: z.ZodObject<TextLocationShape> = z.object(TextLocationFields);
+});
+export interface TextLocationShape extends ShapeOf<typeof TextLocationFields> {}
+export const TextLocationSchema: z.ZodObject<TextLocationShape> = lazySchema(() => z.object(TextLocationFields()));
 export type TextLocation = z.infer<typeof TextLocationSchema>;
 
-const RelevantQGPTSeedFields = {
+const RelevantQGPTSeedFields = () => ({
   ...base,
   id: opt(z.string()),
   seed: opt(SeedSchema),
@@ -1575,54 +1632,60 @@ const RelevantQGPTSeedFields = {
   anchor: opt(ReferencedAnchorSchema),
   asset: opt(ReferencedAssetSchema),
   location: opt(TextLocationSchema),
-};
-export interface RelevantQGPTSeedShape extends Id<typeof RelevantQGPTSeedFields> {}
-export const RelevantQGPTSeedSchema: z.ZodObject<RelevantQGPTSeedShape> = z.object(RelevantQGPTSeedFields);
+});
+export interface RelevantQGPTSeedShape extends ShapeOf<typeof RelevantQGPTSeedFields> {}
+export const RelevantQGPTSeedSchema: z.ZodObject<RelevantQGPTSeedShape> =
+  lazySchema(() => z.object(RelevantQGPTSeedFields()));
 export type RelevantQGPTSeed = z.infer<typeof RelevantQGPTSeedSchema>;
 
-const RelevantQGPTSeedsFields = {
+const RelevantQGPTSeedsFields = () => ({
   ...base,
   iterable: z.array(RelevantQGPTSeedSchema),
-};
-export interface RelevantQGPTSeedsShape extends Id<typeof RelevantQGPTSeedsFields> {}
-export const RelevantQGPTSeedsSchema: z.ZodObject<RelevantQGPTSeedsShape> = z.object(RelevantQGPTSeedsFields);
+});
+export interface RelevantQGPTSeedsShape extends ShapeOf<typeof RelevantQGPTSeedsFields> {}
+export const RelevantQGPTSeedsSchema: z.ZodObject<RelevantQGPTSeedsShape> =
+  lazySchema(() => z.object(RelevantQGPTSeedsFields()));
 export type RelevantQGPTSeeds = z.infer<typeof RelevantQGPTSeedsSchema>;
 
-const QGPTQuestionAnswerFields = {
+const QGPTQuestionAnswerFields = () => ({
   ...base,
   score: z.number(),
   text: z.string(),
-};
-export interface QGPTQuestionAnswerShape extends Id<typeof QGPTQuestionAnswerFields> {}
-export const QGPTQuestionAnswerSchema: z.ZodObject<QGPTQuestionAnswerShape> = z.object(QGPTQuestionAnswerFields);
+});
+export interface QGPTQuestionAnswerShape extends ShapeOf<typeof QGPTQuestionAnswerFields> {}
+export const QGPTQuestionAnswerSchema: z.ZodObject<QGPTQuestionAnswerShape> =
+  lazySchema(() => z.object(QGPTQuestionAnswerFields()));
 export type QGPTQuestionAnswer = z.infer<typeof QGPTQuestionAnswerSchema>;
 
-const QGPTQuestionAnswersFields = {
+const QGPTQuestionAnswersFields = () => ({
   ...base,
   iterable: z.array(QGPTQuestionAnswerSchema),
-};
-export interface QGPTQuestionAnswersShape extends Id<typeof QGPTQuestionAnswersFields> {}
-export const QGPTQuestionAnswersSchema: z.ZodObject<QGPTQuestionAnswersShape> = z.object(QGPTQuestionAnswersFields);
+});
+export interface QGPTQuestionAnswersShape extends ShapeOf<typeof QGPTQuestionAnswersFields> {}
+export const QGPTQuestionAnswersSchema: z.ZodObject<QGPTQuestionAnswersShape> =
+  lazySchema(() => z.object(QGPTQuestionAnswersFields()));
 export type QGPTQuestionAnswers = z.infer<typeof QGPTQuestionAnswersSchema>;
 
-const QGPTQuestionOutputFields = {
+const QGPTQuestionOutputFields = () => ({
   ...base,
   answers: QGPTQuestionAnswersSchema,
-};
-export interface QGPTQuestionOutputShape extends Id<typeof QGPTQuestionOutputFields> {}
-export const QGPTQuestionOutputSchema: z.ZodObject<QGPTQuestionOutputShape> = z.object(QGPTQuestionOutputFields);
+});
+export interface QGPTQuestionOutputShape extends ShapeOf<typeof QGPTQuestionOutputFields> {}
+export const QGPTQuestionOutputSchema: z.ZodObject<QGPTQuestionOutputShape> =
+  lazySchema(() => z.object(QGPTQuestionOutputFields()));
 export type QGPTQuestionOutput = z.infer<typeof QGPTQuestionOutputSchema>;
 
-const QGPTRelevanceOutputFields = {
+const QGPTRelevanceOutputFields = () => ({
   ...base,
   relevant: RelevantQGPTSeedsSchema,
   answer: opt(QGPTQuestionOutputSchema),
-};
-export interface QGPTRelevanceOutputShape extends Id<typeof QGPTRelevanceOutputFields> {}
-export const QGPTRelevanceOutputSchema: z.ZodObject<QGPTRelevanceOutputShape> = z.object(QGPTRelevanceOutputFields);
+});
+export interface QGPTRelevanceOutputShape extends ShapeOf<typeof QGPTRelevanceOutputFields> {}
+export const QGPTRelevanceOutputSchema: z.ZodObject<QGPTRelevanceOutputShape> =
+  lazySchema(() => z.object(QGPTRelevanceOutputFields()));
 export type QGPTRelevanceOutput = z.infer<typeof QGPTRelevanceOutputSchema>;
 
-const QGPTQuestionInputFields = {
+const QGPTQuestionInputFields = () => ({
   ...base,
   relevant: RelevantQGPTSeedsSchema,
   query: z.string(),
@@ -1633,85 +1696,90 @@ const QGPTQuestionInputFields = {
   temporal: opt(TemporalRangeGroundingSchema),
   sources: opt(FlattenedIdentifiedWorkstreamPatternEngineSourcesSchema),
   summaries: opt(FlattenedWorkstreamSummariesSchema),
-};
-export interface QGPTQuestionInputShape extends Id<typeof QGPTQuestionInputFields> {}
-export const QGPTQuestionInputSchema: z.ZodObject<QGPTQuestionInputShape> = z.object(QGPTQuestionInputFields);
+});
+export interface QGPTQuestionInputShape extends ShapeOf<typeof QGPTQuestionInputFields> {}
+export const QGPTQuestionInputSchema: z.ZodObject<QGPTQuestionInputShape> =
+  lazySchema(() => z.object(QGPTQuestionInputFields()));
 export type QGPTQuestionInput = z.infer<typeof QGPTQuestionInputSchema>;
 
-const QGPTHintsInputFields = {
+const QGPTHintsInputFields = () => ({
   ...base,
   relevant: RelevantQGPTSeedsSchema,
   query: opt(z.string()),
   answer: opt(QGPTQuestionAnswerSchema),
   application: opt(z.string()),
   model: opt(z.string()),
-};
-export interface QGPTHintsInputShape extends Id<typeof QGPTHintsInputFields> {}
-export const QGPTHintsInputSchema: z.ZodObject<QGPTHintsInputShape> = z.object(QGPTHintsInputFields);
+});
+export interface QGPTHintsInputShape extends ShapeOf<typeof QGPTHintsInputFields> {}
+export const QGPTHintsInputSchema: z.ZodObject<QGPTHintsInputShape> =
+  lazySchema(() => z.object(QGPTHintsInputFields()));
 export type QGPTHintsInput = z.infer<typeof QGPTHintsInputSchema>;
 
-const QGPTConversationMessageFields = {
+const QGPTConversationMessageFields = () => ({
   ...base,
   text: z.string(),
   role: QGPTConversationMessageRoleEnumSchema,
   timestamp: GroupedTimestampSchema,
-};
-export interface QGPTConversationMessageShape extends Id<typeof QGPTConversationMessageFields> {}
+});
+export interface QGPTConversationMessageShape extends ShapeOf<typeof QGPTConversationMessageFields> {}
 export const QGPTConversationMessageSchema: z.ZodObject<QGPTConversationMessageShape> =
-  z.object(QGPTConversationMessageFields);
+  lazySchema(() => z.object(QGPTConversationMessageFields()));
 export type QGPTConversationMessage = z.infer<typeof QGPTConversationMessageSchema>;
 
-const QGPTConversationFields = {
+const QGPTConversationFields = () => ({
   ...base,
   iterable: opt(z.array(QGPTConversationMessageSchema)),
-};
-export interface QGPTConversationShape extends Id<typeof QGPTConversationFields> {}
-export const QGPTConversationSchema: z.ZodObject<QGPTConversationShape> = z.object(QGPTConversationFields);
+});
+export interface QGPTConversationShape extends ShapeOf<typeof QGPTConversationFields> {}
+export const QGPTConversationSchema: z.ZodObject<QGPTConversationShape> =
+  lazySchema(() => z.object(QGPTConversationFields()));
 export type QGPTConversation = z.infer<typeof QGPTConversationSchema>;
 
-const QGPTRepromptInputFields = {
+const QGPTRepromptInputFields = () => ({
   ...base,
   query: z.string(),
   conversation: QGPTConversationSchema,
   application: opt(z.string()),
   model: opt(z.string()),
   pipeline: opt(QGPTPromptPipelineSchema),
-};
-export interface QGPTRepromptInputShape extends Id<typeof QGPTRepromptInputFields> {}
-export const QGPTRepromptInputSchema: z.ZodObject<QGPTRepromptInputShape> = z.object(QGPTRepromptInputFields);
+});
+export interface QGPTRepromptInputShape extends ShapeOf<typeof QGPTRepromptInputFields> {}
+export const QGPTRepromptInputSchema: z.ZodObject<QGPTRepromptInputShape> =
+  lazySchema(() => z.object(QGPTRepromptInputFields()));
 export type QGPTRepromptInput = z.infer<typeof QGPTRepromptInputSchema>;
 
-const QGPTRepromptOutputFields = {
+const QGPTRepromptOutputFields = () => ({
   ...base,
   query: z.string(),
-};
-export interface QGPTRepromptOutputShape extends Id<typeof QGPTRepromptOutputFields> {}
-export const QGPTRepromptOutputSchema: z.ZodObject<QGPTRepromptOutputShape> = z.object(QGPTRepromptOutputFields);
+});
+export interface QGPTRepromptOutputShape extends ShapeOf<typeof QGPTRepromptOutputFields> {}
+export const QGPTRepromptOutputSchema: z.ZodObject<QGPTRepromptOutputShape> =
+  lazySchema(() => z.object(QGPTRepromptOutputFields()));
 export type QGPTRepromptOutput = z.infer<typeof QGPTRepromptOutputSchema>;
 
-const QGPTPersonsRelatedInputFields = {
+const QGPTPersonsRelatedInputFields = () => ({
   ...base,
   seed: opt(SeedSchema),
   conversation: opt(QGPTConversationSchema),
   application: opt(z.string()),
   model: opt(z.string()),
-};
-export interface QGPTPersonsRelatedInputShape extends Id<typeof QGPTPersonsRelatedInputFields> {}
+});
+export interface QGPTPersonsRelatedInputShape extends ShapeOf<typeof QGPTPersonsRelatedInputFields> {}
 export const QGPTPersonsRelatedInputSchema: z.ZodObject<QGPTPersonsRelatedInputShape> =
-  z.object(QGPTPersonsRelatedInputFields);
+  lazySchema(() => z.object(QGPTPersonsRelatedInputFields()));
 export type QGPTPersonsRelatedInput = z.infer<typeof QGPTPersonsRelatedInputSchema>;
 
-const QGPTPersonsRelatedOutputFields = {
+const QGPTPersonsRelatedOutputFields = () => ({
   ...base,
   persons: PersonsSchema,
   explanations: opt(z.record(z.string(), z.string())),
-};
-export interface QGPTPersonsRelatedOutputShape extends Id<typeof QGPTPersonsRelatedOutputFields> {}
+});
+export interface QGPTPersonsRelatedOutputShape extends ShapeOf<typeof QGPTPersonsRelatedOutputFields> {}
 export const QGPTPersonsRelatedOutputSchema: z.ZodObject<QGPTPersonsRelatedOutputShape> =
-  z.object(QGPTPersonsRelatedOutputFields);
+  lazySchema(() => z.object(QGPTPersonsRelatedOutputFields()));
 export type QGPTPersonsRelatedOutput = z.infer<typeof QGPTPersonsRelatedOutputSchema>;
 
-const QGPTStreamInputFields = {
+const QGPTStreamInputFields = () => ({
   ...base,
   relevance: opt(QGPTRelevanceInputSchema),
   question: opt(QGPTQuestionInputSchema),
@@ -1720,12 +1788,13 @@ const QGPTStreamInputFields = {
   stop: opt(z.boolean()),
   reset: opt(z.boolean()),
   agent: opt(z.boolean()),
-};
-export interface QGPTStreamInputShape extends Id<typeof QGPTStreamInputFields> {}
-export const QGPTStreamInputSchema: z.ZodObject<QGPTStreamInputShape> = z.object(QGPTStreamInputFields);
+});
+export interface QGPTStreamInputShape extends ShapeOf<typeof QGPTStreamInputFields> {}
+export const QGPTStreamInputSchema: z.ZodObject<QGPTStreamInputShape> =
+  lazySchema(() => z.object(QGPTStreamInputFields()));
 export type QGPTStreamInput = z.infer<typeof QGPTStreamInputSchema>;
 
-const QGPTStreamOutputFields = {
+const QGPTStreamOutputFields = () => ({
   ...base,
   conversation: z.string(),
   request: opt(z.string()),
@@ -1737,16 +1806,17 @@ const QGPTStreamOutputFields = {
   agentRoutes: opt(z.unknown()),
   extracted: opt(z.unknown()),
   migration: opt(z.unknown()),
-};
-export interface QGPTStreamOutputShape extends Id<typeof QGPTStreamOutputFields> {}
-export const QGPTStreamOutputSchema: z.ZodObject<QGPTStreamOutputShape> = z.object(QGPTStreamOutputFields);
+});
+export interface QGPTStreamOutputShape extends ShapeOf<typeof QGPTStreamOutputFields> {}
+export const QGPTStreamOutputSchema: z.ZodObject<QGPTStreamOutputShape> =
+  lazySchema(() => z.object(QGPTStreamOutputFields()));
 export type QGPTStreamOutput = z.infer<typeof QGPTStreamOutputSchema>;
 
 // ---------------------------------------------------------------------------
 // Connection
 // ---------------------------------------------------------------------------
 
-const SeededTrackedApplicationFields = {
+const SeededTrackedApplicationFields = () => ({
   ...base,
   name: ApplicationNameEnumSchema,
   version: z.string(),
@@ -1755,53 +1825,54 @@ const SeededTrackedApplicationFields = {
   privacy: opt(PrivacyEnumSchema),
   automaticUnload: opt(z.boolean()),
   enrichment: opt(SeededAssetEnrichmentSchema),
-};
-export interface SeededTrackedApplicationShape extends Id<typeof SeededTrackedApplicationFields> {}
+});
+export interface SeededTrackedApplicationShape extends ShapeOf<typeof SeededTrackedApplicationFields> {}
 export const SeededTrackedApplicationSchema: z.ZodObject<SeededTrackedApplicationShape> =
-  z.object(SeededTrackedApplicationFields);
+  lazySchema(() => z.object(SeededTrackedApplicationFields()));
 export type SeededTrackedApplication = z.infer<typeof SeededTrackedApplicationSchema>;
 
-const SeededConnectorConnectionFields = {
+const SeededConnectorConnectionFields = () => ({
   ...base,
   application: SeededTrackedApplicationSchema,
-};
-export interface SeededConnectorConnectionShape extends Id<typeof SeededConnectorConnectionFields> {}
+});
+export interface SeededConnectorConnectionShape extends ShapeOf<typeof SeededConnectorConnectionFields> {}
 export const SeededConnectorConnectionSchema: z.ZodObject<SeededConnectorConnectionShape> =
-  z.object(SeededConnectorConnectionFields);
+  lazySchema(() => z.object(SeededConnectorConnectionFields()));
 export type SeededConnectorConnection = z.infer<typeof SeededConnectorConnectionSchema>;
 
-const OSHealthFields = {
+const OSHealthFields = () => ({
   ...base,
   id: IdSchema,
   version: z.string(),
-};
-export interface OSHealthShape extends Id<typeof OSHealthFields> {}
-export const OSHealthSchema: z.ZodObject<OSHealthShape> = z.object(OSHealthFields);
+});
+export interface OSHealthShape extends ShapeOf<typeof OSHealthFields> {}
+export const OSHealthSchema: z.ZodObject<OSHealthShape> = lazySchema(() => z.object(OSHealthFields()));
 export type OSHealth = z.infer<typeof OSHealthSchema>;
 
-const HealthFields = {
+const HealthFields = () => ({
   ...base,
   os: OSHealthSchema,
-};
-export interface HealthShape extends Id<typeof HealthFields> {}
-export const HealthSchema: z.ZodObject<HealthShape> = z.object(HealthFields);
+});
+export interface HealthShape extends ShapeOf<typeof HealthFields> {}
+export const HealthSchema: z.ZodObject<HealthShape> = lazySchema(() => z.object(HealthFields()));
 export type Health = z.infer<typeof HealthSchema>;
 
-const ContextFields = {
+const ContextFields = () => ({
   ...base,
   os: z.string(),
   application: ApplicationSchema,
   health: HealthSchema,
   user: opt(UserProfileSchema),
-};
-export interface ContextShape extends Id<typeof ContextFields> {}
-export const ContextSchema: z.ZodObject<ContextShape> = z.object(ContextFields);
+});
+export interface ContextShape extends ShapeOf<typeof ContextFields> {}
+export const ContextSchema: z.ZodObject<ContextShape> = lazySchema(() => z.object(ContextFields()));
 export type Context = z.infer<typeof ContextSchema>;
 
-const ReturnedUserProfileFields = {
+const ReturnedUserProfileFields = () => ({
   ...base,
   user: opt(UserProfileSchema),
-};
-export interface ReturnedUserProfileShape extends Id<typeof ReturnedUserProfileFields> {}
-export const ReturnedUserProfileSchema: z.ZodObject<ReturnedUserProfileShape> = z.object(ReturnedUserProfileFields);
+});
+export interface ReturnedUserProfileShape extends ShapeOf<typeof ReturnedUserProfileFields> {}
+export const ReturnedUserProfileSchema: z.ZodObject<ReturnedUserProfileShape> =
+  lazySchema(() => z.object(ReturnedUserProfileFields()));
 export type ReturnedUserProfile = z.infer<typeof ReturnedUserProfileSchema>;

@@ -1,6 +1,7 @@
 import { Hono, type Context as HonoContext } from 'hono';
 import * as z from 'zod';
 import type { Context } from '../deps.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
 import { AssetSchema, AssetsSearchWithFiltersInputSchema, InteractedAssetsSchema } from '../model/schemas.ts';
 import { recommendedAssets, relatedAssets } from '../search/discover.ts';
 import { searchAssets, searchWithFilters, type SearchTiming } from '../search/service.ts';
@@ -10,7 +11,7 @@ import { queryFlag, readBody } from './http.ts';
  * Related and recommended inputs name assets the client holds. Only `id` is required here (with the
  * other fields checked when present), so a client may send `{"iterable": [{"id": …}]}` as well as full assets.
  */
-const AssetInputSchema = AssetSchema.partial().required({ id: true });
+const AssetInputSchema = lazySchema(() => AssetSchema.partial().required({ id: true }));
 const RelatedInputSchema = z.object({ iterable: z.array(AssetInputSchema) });
 const RecommendationInputSchema = z.object({ assets: RelatedInputSchema, interactions: InteractedAssetsSchema });
 
