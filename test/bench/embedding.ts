@@ -10,7 +10,7 @@
  *  - serves it as `/models/tessera-bench/minilm-shaped/` (a symlink from the build's models folder to a
  *    temporary folder, both removed afterwards) and registers the worker with
  *    `/sw.js?embedding-model=tessera-bench/minilm-shaped` in a fresh context;
- *  - times the model's load (`POST /api/embeddings {texts: []}`), also again after a worker stop;
+ *  - times the model's load (`POST /api/embeddings {texts: []}`), also again after each of 3 worker stops;
  *  - one `POST /api/embeddings` of 64 snippets of 100 tokens (98 vocabulary words + [CLS] [SEP]): ms a
  *    snippet; and meanwhile sequential `GET /api/__echo` pings from the page, against the same pings
  *    when the worker is idle: how long inference keeps the worker from answering other requests.
@@ -31,6 +31,7 @@ const SNIPPETS = 64;
 const TOKENS = 100;
 const IDLE_WARMUP = 20;
 const IDLE_PINGS = 200;
+const RELOADS = 3;
 const BLANK = '/embed-bench.html';
 
 export interface EmbeddingBenchResult {
@@ -39,8 +40,9 @@ export interface EmbeddingBenchResult {
   loadMs: number;
   /** The worker's own figure for that load (GET /api/embeddings stats.loadMs). */
   workerLoadMs: number;
-  /** The same after a worker stop. */
-  reloadMs: number;
+  /** The same after a worker stop (the worker keeps no model across a stop). */
+  reload: Stats;
+  unconfirmedStops: number;
   batch: { snippets: number; tokens: number; totalMs: number; embedMs: number; msPerSnippet: number; inferenceBatches: number; longestSliceMs: number };
   echoIdle: Stats;
   echoDuringBatch: Stats;
@@ -97,15 +99,20 @@ export async function runEmbeddingBench(options: EmbeddingBenchOptions): Promise
     const texts = snippetTexts(options.seed ?? 1);
     const busy = await page.evaluate(pageEmbedWhilePinging, texts);
     const after = await page.evaluate(pageInfo);
-    if (!(await options.stopWorkers(page))) log('  note: the worker stop was not confirmed by CDP');
-    const reload = await page.evaluate(pageEmbed, []);
+    const reloads: number[] = [];
+    let unconfirmed = 0;
+    for (let i = 0; i < RELOADS; i++) {
+      if (!(await options.stopWorkers(page))) unconfirmed++;
+      reloads.push((await page.evaluate(pageEmbed, [])).ms);
+    }
 
     const inferenceBatches = (after.stats?.batches ?? 0) - (loaded.stats?.batches ?? 0);
     const result: EmbeddingBenchResult = {
       model: { id: BENCH_MODEL_ID, hidden: MODEL.hidden!, blocks: MODEL.layers!, intermediate: MODEL.intermediate!, embeddingRows: MODEL.embeddingRows!, bytes, generateSeconds },
       loadMs: round(load.ms),
       workerLoadMs: round(loaded.stats?.loadMs ?? NaN),
-      reloadMs: round(reload.ms),
+      reload: stats(reloads),
+      unconfirmedStops: unconfirmed,
       batch: {
         snippets: SNIPPETS,
         tokens: TOKENS,
@@ -122,7 +129,8 @@ export async function runEmbeddingBench(options: EmbeddingBenchOptions): Promise
       `  model: generated in ${generateSeconds.toFixed(1)} s (Node), ${(bytes / 1e6).toFixed(0)} MB fp32, random weights; 384 wide, ${MODEL.layers} feed-forward blocks 384-1536-384 ` +
         `(= all-MiniLM-L6-v2's multiply-adds per token), ${MODEL.embeddingRows!.toLocaleString('en')}-row embedding table; onnxruntime-web wasm, 1 thread`,
     );
-    log(`  load (first POST /api/embeddings {texts: []}: lazy script, wasm, model files, session): ${ms(result.loadMs)} (worker's own figure ${ms(result.workerLoadMs)}); again after a worker stop: ${ms(result.reloadMs)}`);
+    log(`  load (first POST /api/embeddings {texts: []}: lazy script, wasm, model files, session): ${ms(result.loadMs)} (worker's own figure ${ms(result.workerLoadMs)}); again after a worker stop: ${reloads.map(ms).join(', ')}`);
+    if (unconfirmed) log(`  note: ${unconfirmed} stop(s) not confirmed by CDP`);
     log(
       `  ${SNIPPETS} snippets x ${TOKENS} tokens in one POST /api/embeddings: ${ms(result.batch.totalMs)} end to end, inference ${ms(result.batch.embedMs)}: ` +
         `${ms(result.batch.msPerSnippet)} a snippet; ${inferenceBatches} inference batches, longest ${ms(result.batch.longestSliceMs)}`,

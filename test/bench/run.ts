@@ -1,7 +1,7 @@
 /**
  * The Tessera benchmark: latency of the API as a page sees it, in Chromium, from one run.
  *
- *   npm run bench       (builds into .bench/dist, never dist/; bundles this file; runs it; about 2-3 min)
+ *   npm run bench       (builds into .bench/dist, never dist/; bundles this file; runs it; about 6-7 min)
  *
  * or, with a build of your own:
  *
