@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type OutputFile, type Plugin as Plugin_ } from 'esbuild';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+import type { ShellFiles } from './worker/browser/app-shell.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const appRoot = fileURLToPath(new URL('./app', import.meta.url));
@@ -78,10 +79,11 @@ interface WorkerBuild {
 /**
  * Bundles the service worker into ONE self-contained ES module (no chunks: a module service worker may
  * neither `import()` nor `importScripts()`), and its lazy scripts beside it, named by content hash; the
- * worker learns their names (and the cache that keeps them offline) through `TESSERA_LAZY`. Used by dev
- * and build alike.
+ * worker learns their names (and the cache that keeps them offline) through `TESSERA_LAZY`, and the
+ * build's app shell through `TESSERA_SHELL` (build only: in dev there is none, and nothing is cached).
+ * Used by dev and build alike.
  */
-async function bundleServiceWorker(production: boolean): Promise<WorkerBuild> {
+async function bundleServiceWorker(production: boolean, shell?: ShellFiles): Promise<WorkerBuild> {
   const nodeEnv = JSON.stringify(production ? 'production' : 'development');
   const lazy = new Map<string, string>();
   const scripts: Record<string, string> = {};
@@ -109,7 +111,12 @@ async function bundleServiceWorker(production: boolean): Promise<WorkerBuild> {
     ...workerBuildOptions(production),
     entryPoints: [WORKER_ENTRY],
     format: 'esm',
-    define: { 'process.env.NODE_ENV': nodeEnv, TESSERA_LAZY_SCRIPTS: 'true', TESSERA_LAZY: JSON.stringify(files) },
+    define: {
+      'process.env.NODE_ENV': nodeEnv,
+      TESSERA_LAZY_SCRIPTS: 'true',
+      TESSERA_LAZY: JSON.stringify(files),
+      ...(shell && { TESSERA_SHELL: JSON.stringify(shell) }),
+    },
   });
   return { worker: only(result.outputFiles, 'worker bundle'), lazy };
 }
@@ -119,10 +126,44 @@ function only(outputs: OutputFile[], what: string): string {
   return outputs[0]!.text;
 }
 
+/**
+ * The app shell (worker/browser/app-shell.ts) of a build: the page, the files it loads and public/'s
+ * top-level files (manifest, icon; its folders, such as model files, are not part of the shell).
+ * Required: index.html and the `/assets/` files it links (the entry script, its preloads and styles);
+ * optional: the other emitted `/assets/` files (dynamic chunks) and the public files. The cache name
+ * is a hash of every path and content, so a new build gets a new cache.
+ */
+function appShell(bundle: Rollup.OutputBundle, publicDir: string): ShellFiles {
+  const content = new Map<string, string | Uint8Array>();
+  for (const file of Object.values(bundle)) {
+    if (file.fileName === 'index.html' || file.fileName.startsWith('assets/')) {
+      content.set(`/${file.fileName}`, file.type === 'chunk' ? file.code : file.source);
+    }
+  }
+  const page = content.get('/index.html');
+  if (typeof page !== 'string') throw new Error('app shell: the build emitted no index.html');
+  for (const name of publicDir ? readdirSync(publicDir) : []) {
+    if (statSync(join(publicDir, name)).isFile()) content.set(`/${name}`, readFileSync(join(publicDir, name)));
+  }
+  const linked = new Set([...page.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!));
+  const paths = [...content.keys()].sort();
+  const hash = createHash('sha256');
+  for (const path of paths) hash.update(path).update(content.get(path)!);
+  return {
+    cache: `tessera-shell-${hash.digest('hex').slice(0, 10)}`,
+    required: paths.filter((path) => path === '/index.html' || linked.has(path)),
+    optional: paths.filter((path) => path !== '/index.html' && !linked.has(path)),
+  };
+}
+
 /** Serves `/sw.js` in `vite` dev (rebuilt on each request) and emits `sw.js` into the build output. */
 function serviceWorker(): Plugin {
+  let publicDir = '';
   return {
     name: 'tessera:service-worker',
+    configResolved(config) {
+      publicDir = config.publicDir;
+    },
     configureServer(server) {
       // The lazy scripts of the latest worker bundle served (their names come with the worker).
       let lazy = new Map<string, string>();
@@ -150,10 +191,14 @@ function serviceWorker(): Plugin {
         }
       });
     },
-    async generateBundle() {
-      const built = await bundleServiceWorker(true);
-      this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: built.worker });
-      for (const [path, source] of built.lazy) this.emitFile({ type: 'asset', fileName: path.slice(1), source });
+    // 'post': after Vite has emitted index.html and the page's assets, which make the shell.
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const built = await bundleServiceWorker(true, appShell(bundle, publicDir));
+        this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: built.worker });
+        for (const [path, source] of built.lazy) this.emitFile({ type: 'asset', fileName: path.slice(1), source });
+      },
     },
   };
 }

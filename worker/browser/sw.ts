@@ -3,11 +3,13 @@
  * registered by `app/client` with `{type: 'module', scope: '/'}`.
  *
  * - `install` -> `skipWaiting()`, `activate` -> `clients.claim()`: a new worker takes over at once.
- *   Install first puts the lazy scripts and the language model's files into Cache Storage, so they load
- *   offline; activation drops other builds' copies (../core/lazy-script.ts).
+ *   Install first puts the lazy scripts and the language model's files (../core/lazy-script.ts) and the
+ *   app shell (./app-shell.ts: the page, its scripts, the manifest) into Cache Storage, so they load
+ *   offline; activation drops other builds' copies.
  * - Own `fetch` listener (not `hono/service-worker`'s `handle()`, which re-fetches every 404 from the
  *   network): a same-origin request whose path is the base or lies under it is answered by the service
- *   app, an unknown route included (JSON 404). Everything else passes through to the network.
+ *   app, an unknown route included (JSON 404); a GET of a shell file or a navigation to the page is
+ *   answered from the shell's cache, else the network. Everything else passes through to the network.
  * - `message` `{type: 'tessera:claim'}` -> `clients.claim()`, then a `{type: 'tessera:claimed'}` reply:
  *   a hard-reloaded page is uncontrolled though this worker is active, and asks to be claimed.
  * - `message` `{type: 'tessera:rpc'}` with a MessagePort -> the services on that port (see rpc.ts);
@@ -20,6 +22,7 @@
 import { lastSeq } from '../core/feed/commit.ts';
 import { dropOldLazyCaches, precacheLazyFiles } from '../core/lazy-script.ts';
 import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
+import { dropOldShellCaches, precacheShell, shellResponse } from './app-shell.ts';
 import { acceptRpc, RPC_CONNECT, RPC_KEEPALIVE, rpcIdle } from './rpc.ts';
 import { createServiceApp, type ServiceApp } from './service-app.ts';
 
@@ -84,20 +87,24 @@ async function answer(request: Request): Promise<Response> {
   }
 }
 
-// Install also keeps the lazy scripts and the language model offline (../core/lazy-script.ts).
+// Install also keeps the lazy scripts, the language model and the app shell offline.
 self.addEventListener('install', (event) => {
-  event.waitUntil(Promise.all([precacheLazyFiles(), self.skipWaiting()]));
+  event.waitUntil(Promise.all([precacheLazyFiles(), precacheShell(), self.skipWaiting()]));
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil(Promise.all([self.clients.claim(), dropOldLazyCaches()]));
+  event.waitUntil(Promise.all([self.clients.claim(), dropOldLazyCaches(), dropOldShellCaches()]));
 });
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname !== BASE && !url.pathname.startsWith(`${BASE}/`)) return;
+  if (url.pathname !== BASE && !url.pathname.startsWith(`${BASE}/`)) {
+    const shell = shellResponse(request, url);
+    if (shell) event.respondWith(shell);
+    return;
+  }
   if (url.pathname === ECHO_PATH && request.method === 'GET') {
     event.respondWith(Response.json({}));
     return;

@@ -75,8 +75,13 @@ export async function precacheLazyFiles(): Promise<void> {
 /** Activation: drops the lazy-file caches of other builds. */
 export async function dropOldLazyCaches(): Promise<void> {
   const files = lazyFiles();
-  if (!files || typeof caches === 'undefined') return;
+  if (files) await dropOtherBuildsCaches(LAZY_CACHE_PREFIX, files.cache);
+}
+
+/** Drops the caches named `<prefix>…` but `current`: the copies other builds made of their files. */
+export async function dropOtherBuildsCaches(prefix: string, current: string): Promise<void> {
+  if (typeof caches === 'undefined') return;
   for (const name of await caches.keys()) {
-    if (name.startsWith(LAZY_CACHE_PREFIX) && name !== files.cache) await caches.delete(name);
+    if (name.startsWith(prefix) && name !== current) await caches.delete(name);
   }
 }
