@@ -18,6 +18,7 @@ import { analyseQuery } from '../search/query.ts';
 import { searchIndexFor } from '../search/search-index.ts';
 import { STOPWORDS, terms } from '../search/tokenize.ts';
 import { looksLikeCode, splitSnippets } from './snippets.ts';
+import { dotQuantized } from './vector-matrix.ts';
 import { embeddingText, readAssetTexts, vectorIndexFor } from './vectors.ts';
 
 /**
@@ -27,6 +28,7 @@ import { embeddingText, readAssetTexts, vectorIndexFor } from './vectors.ts';
  * scores divided by their maximum instead of min-max (0.453), the language word left out of the lexical
  * query too (0.455), stopwords left out of the vector query (0.448), comments weighted twice in the
  * embedded text (0.455), the asset's name left out of it (0.450), 50 or 100 candidates a side (same).
+ * Vectors stored in 8 bits (vector-matrix.ts) cost 0.0014 (0.466 -> 0.465).
  */
 export const LEXICAL_WEIGHT = 0.6;
 /** Candidates taken from each side before blending. */
@@ -71,7 +73,11 @@ export function vectorQuery(query: string): string {
 /** The library's best snippets for a query: the whole library (pseudo assets excluded) or the assets in `within`. */
 export async function rankLibrary(ctx: Context, query: string, within: ReadonlySet<string> | undefined, limit: number): Promise<RankedSnippet[]> {
   const search = searchIndexFor(ctx);
-  const [index, vectors, [queryVector]] = await Promise.all([search.current(undefined, { meta: false }), vectorIndexFor(ctx).current(), ctx.embedder.embed([vectorQuery(query)])]);
+  const [index, { entries: vectors, matrix }, [queryVector]] = await Promise.all([
+    search.current(undefined, { meta: false }),
+    vectorIndexFor(ctx).current(),
+    ctx.embedder.embed([vectorQuery(query)]),
+  ]);
   const pseudo = (id: string) => {
     const slot = index.slot(id);
     return slot !== undefined && (index.flags(slot) & PSEUDO) !== 0;
@@ -85,13 +91,7 @@ export async function rankLibrary(ctx: Context, query: string, within: ReadonlyS
   hits?.slots.forEach((slot, i) => lexical.set(index.idOf(slot)!, hits.scores[i]!));
 
   // Each asset's vector score is its best snippet's.
-  const best = new Map<string, number>();
-  for (const [id, entry] of vectors) {
-    if (within && !within.has(id)) continue;
-    let top = -Infinity;
-    for (const snippet of entry.snippets) top = Math.max(top, dot(queryVector!, snippet.vector));
-    if (top > -Infinity) best.set(id, top);
-  }
+  const best = matrix.bestByAsset(queryVector!, within);
   const byVector = topKeys(best, wanted * 2).filter((id) => within || !pseudo(id)).slice(0, wanted);
 
   const blended = blend(lexical, best, [...new Set([...lexical.keys(), ...byVector])]);
@@ -111,7 +111,7 @@ export async function rankLibrary(ctx: Context, query: string, within: ReadonlyS
         const source = formatText.get(s.format);
         if (!source) return undefined;
         const snippet = source.text.slice(s.start, s.end);
-        return { s, snippet, specific: source.specific, fit: 0.5 * dot(queryVector!, s.vector) + 0.5 * overlap(queryTerms, snippet) };
+        return { s, snippet, specific: source.specific, fit: 0.5 * dotQuantized(queryVector!, s.vector, s.scale) + 0.5 * overlap(queryTerms, snippet) };
       })
       .filter((x) => x !== undefined)
       .sort((a, b) => b.fit - a.fit);

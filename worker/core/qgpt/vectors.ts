@@ -19,10 +19,11 @@ import type { ClassificationSpecificEnum } from '../model/schemas.ts';
 import type { AssetRecord, SnippetRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
 import { splitSnippets } from './snippets.ts';
+import { quantize, VectorMatrix } from './vector-matrix.ts';
 
 export const VECTORS_STATE_ID = 'vectors';
 /** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
-export const VECTORS_VERSION = 1;
+export const VECTORS_VERSION = 2;
 /** Assets embedded and written per transaction. */
 const CHUNK = 200;
 const SYNC_DELAY_MS = 300;
@@ -47,6 +48,8 @@ export interface AssetText {
 
 export class VectorIndex {
   private entries = new Map<string, SnippetRecord>();
+  /** Every snippet vector in one matrix, for scanning; made again after a change. */
+  private matrix: VectorMatrix | undefined;
   private embedderId = '';
   private seq = 0;
   private loaded = false;
@@ -62,14 +65,15 @@ export class VectorIndex {
     });
   }
 
-  /** Every committed asset's snippet vectors, by asset id. */
-  async current(): Promise<ReadonlyMap<string, SnippetRecord>> {
+  /** Every committed asset's snippet vectors: by asset id, and as one matrix to scan. */
+  async current(): Promise<{ entries: ReadonlyMap<string, SnippetRecord>; matrix: VectorMatrix }> {
     await this.exclusive(async () => {
       await this.ctx.embedder.ready?.();
       if (!this.loaded || this.embedderId !== this.ctx.embedder.id) await this.load();
       await this.catchUp();
     });
-    return this.entries;
+    this.matrix ??= VectorMatrix.of(this.entries.values());
+    return { entries: this.entries, matrix: this.matrix };
   }
 
   get progress(): EmbeddingProgress {
@@ -96,6 +100,7 @@ export class VectorIndex {
       ['snippets', 'indexes'],
     );
     this.entries.clear();
+    this.matrix = undefined;
     for (const record of records) if (record.embedder === this.embedderId) this.entries.set(record.id, record);
     const usable = state?.version === VECTORS_VERSION && (state.data as { embedder?: string } | undefined)?.embedder === this.embedderId;
     this.seq = usable ? state!.seq : 0;
@@ -172,6 +177,7 @@ export class VectorIndex {
     });
     for (const r of records) this.entries.set(r.id, r);
     for (const id of gone) this.entries.delete(id);
+    if (records.length > 0 || gone.length > 0) this.matrix = undefined;
     this.seq = seq;
   }
 }
@@ -216,7 +222,7 @@ async function embedAssets(ctx: Context, items: AssetText[]): Promise<SnippetRec
   });
   const vectors = await ctx.embedder.embed(pieces.map((p) => p.text));
   const records: SnippetRecord[] = items.map((item) => ({ id: item.asset.id, updated: item.asset.updated, embedder: ctx.embedder.id, snippets: [] }));
-  pieces.forEach((p, k) => records[p.item]!.snippets.push({ format: p.format, start: p.start, end: p.end, vector: vectors[k]! }));
+  pieces.forEach((p, k) => records[p.item]!.snippets.push({ format: p.format, start: p.start, end: p.end, ...quantize(vectors[k]!) }));
   return records;
 }
 

@@ -172,7 +172,9 @@ export interface SnippetRecord {
     /** UTF-16 offsets into that content; `end` exclusive. */
     start: number;
     end: number;
-    vector: Float32Array;
+    /** The vector quantised to 8 bits: component i is `vector[i] * scale` (a quarter of the bytes to store and load). */
+    vector: Int8Array;
+    scale: number;
   }[];
 }
 
