@@ -185,7 +185,7 @@ describe('relevant snippet ids', () => {
 });
 
 describe('snippet vectors', () => {
-  it('re-embed the whole library when the embedder changes, with progress visible; a restart catches up from the change log', async () => {
+  it('re-embed the whole library when the embedder changes, with progress visible, also what was written meanwhile by another worker', async () => {
     const store = new MemoryStore();
     const classifier = await testClassifier();
     const first = createApp({ store, feed: new MemoryFeed(), classifier });
@@ -217,5 +217,24 @@ describe('snippet vectors', () => {
     expect(records.map((r) => r.embedder)).toEqual(Array(4).fill('other-256'));
     expect(records.every((r) => r.snippets.every((s) => s.vector.length === 256))).toBe(true);
     expect((await (await second.request('/api/embeddings/library')).json()).embedded).toBe(4);
+  });
+
+  it('redo records of an older format, and drop stale records of assets deleted since', async () => {
+    const api = await createTestApi();
+    const kept = (await api.create(fragmentSeed(CSV_SNIPPET))).id as string;
+    const old = { format: 'f', start: 0, end: 3, vector: new Float32Array(1024).fill(0.03) };
+    // Up to date but for its format: only the version tells it must be redone.
+    const { updated } = (await api.store.read((tx) => tx.get('assets', kept)))!;
+    await api.store.write(async (tx) => {
+      await tx.put('snippets', { id: kept, updated, embedder: 'hashing-v3-1024', snippets: [old] } as never);
+      await tx.put('snippets', { id: 'deleted-long-ago', updated: 'x', embedder: 'other', snippets: [old] } as never);
+      await tx.put('indexes', { id: 'vectors', version: 1, seq: 99, saved: '', data: { embedder: 'hashing-v3-1024' } });
+    });
+    const reply = await api.post('/qgpt/relevance', { query: 'write csv rows', options: { database: true } });
+    expect(reply.json().relevant.iterable[0].asset.id).toBe(kept);
+    const records = await api.store.read((tx) => tx.getAll('snippets'));
+    expect(records.map((r) => r.id)).toEqual([kept]);
+    expect(records[0]!.snippets[0]!.vector).toBeInstanceOf(Int8Array);
+    expect(records[0]!.snippets[0]!.scale).toBeGreaterThan(0);
   });
 });

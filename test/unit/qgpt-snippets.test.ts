@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SNIPPET_CHARS, looksLikeCode, splitSnippets } from '../../worker/core/qgpt/snippets.ts';
+import { MAX_SNIPPET_CHARS, splitSnippets } from '../../worker/core/qgpt/snippets.ts';
 
 const PYTHON = `import os
 import sys
@@ -73,10 +73,5 @@ describe('splitSnippets', () => {
   it('gives nothing for blank text and one snippet for a short one', () => {
     expect(splitSnippets(' \n\n \t', true)).toEqual([]);
     expect(splitSnippets('x = 1', true)).toEqual([{ start: 0, end: 5 }]);
-  });
-
-  it('tells code from prose for texts without a classification', () => {
-    expect(looksLikeCode(PYTHON)).toBe(true);
-    expect(looksLikeCode('Remember to water the plants.\nAnd call the plumber on Monday.')).toBe(false);
   });
 });

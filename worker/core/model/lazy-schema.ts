@@ -4,8 +4,8 @@
  * needs none of them. The returned stand-in builds the schema the first time any property of it is read
  * (`.safeParse`, `._zod`, `.shape`, …) and forwards everything to it, so it types and behaves as the schema.
  *
- * Methods read through the stand-in are zod's own, bound to the built schema; schemas derived from it
- * (`opt(X)`, `X.partial()`) wrap the built schema, not the stand-in.
+ * Methods read through the stand-in are zod's own and run with the stand-in as `this`, which forwards
+ * every read to the built schema; a schema derived from it (`opt(X)`) may hold the stand-in, to the same effect.
  */
 export function lazySchema<T extends object>(build: () => T): T {
   let schema: T | undefined;

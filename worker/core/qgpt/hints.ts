@@ -11,6 +11,7 @@ import type { Context } from '../deps.ts';
 import type { QGPTHintsInput, QGPTQuestionAnswer, QGPTQuestionOutput } from '../model/schemas.ts';
 import { passagesOf } from './answer/passages.ts';
 import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './answer/terms.ts';
+import { answerScore } from './passage.ts';
 
 export const MAX_HINTS = 5;
 export const MIN_HINTS = 3;
@@ -69,14 +70,14 @@ export async function hints(ctx: Context, input: QGPTHintsInput): Promise<QGPTQu
     if (c.kind === 'function') functions++;
     if (seen.has(normalize(text))) continue;
     seen.add(normalize(text));
-    out.push({ score: round(weight(c) / best), text });
+    out.push({ score: answerScore(weight(c) / best), text });
   }
   const floor = out.length > 0 ? out[out.length - 1]!.score : 0.5;
   for (const text of GENERAL) {
     if (out.length >= MIN_HINTS) break;
     if (seen.has(normalize(text))) continue;
     seen.add(normalize(text));
-    out.push({ score: round(floor * 0.5 ** (out.length + 1)), text });
+    out.push({ score: answerScore(floor * 0.5 ** (out.length + 1)), text });
   }
   return { answers: { iterable: out } };
 }
@@ -122,6 +123,3 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function round(x: number): number {
-  return Math.round(Math.min(1, Math.max(0, x)) * 1e4) / 1e4;
-}

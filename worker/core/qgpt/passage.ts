@@ -18,3 +18,9 @@ export interface Passage {
   /** Relevance score in [0, 1], when known. */
   score?: number;
 }
+
+/** A score as the wire carries it: in [0, 1] (anything else, NaN included, clamped; NaN is 0), four decimals. */
+export function answerScore(x: number): number {
+  const clamped = Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+  return Math.round(clamped * 1e4) / 1e4;
+}

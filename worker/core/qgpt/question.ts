@@ -18,7 +18,7 @@ import { generativeAnswer, type Turn } from './answer/generative.ts';
 import { turnsOf } from './answer/history.ts';
 import { passagesOf } from './answer/passages.ts';
 import { assetsOf } from './answer/sources.ts';
-import type { Passage } from './passage.ts';
+import { answerScore, type Passage } from './passage.ts';
 import { activeChatSettings } from './settings.ts';
 
 export { passagesOf } from './answer/passages.ts';
@@ -60,11 +60,13 @@ export async function question(ctx: Context, input: QGPTQuestionInput, options: 
  * When `signal` aborts, rejects with its reason (no fallback).
  */
 export async function questionWithSources(ctx: Context, input: QGPTQuestionInput, options: AnswerOptions = {}): Promise<AnsweredQuestion> {
-  const passages = await passagesOf(ctx, input.relevant);
+  // Widened first: comparing the deep wire type with passagesOf's parameter overflows the type checker.
+  const relevant = input.relevant as unknown as { iterable: readonly unknown[] };
+  const passages = await passagesOf(ctx, relevant);
   return answerPassages(ctx, input.query, passages, options.history ?? (await turnsOf(ctx, input.messages ?? undefined)), options);
 }
 
-/** Answers a query from passages already resolved (relevance with `options.question` may call this). */
+/** Answers a query from passages already resolved. */
 export async function answerPassages(
   ctx: Context,
   query: string,
@@ -88,7 +90,7 @@ export async function answerPassages(
   try {
     const generated = await generativeAnswer(ctx, settings, query, passages, history, chat);
     const relevance = (list: readonly Passage[]) => mean(list.map((p) => passageRelevance(query, p, passages)));
-    const score = round(generated.cited.length > 0 ? relevance(generated.cited) : 0.5 * relevance(generated.given));
+    const score = answerScore(generated.cited.length > 0 ? relevance(generated.cited) : 0.5 * relevance(generated.given));
     const rest = extractiveAnswers(query, passages, MAX_ANSWERS - 1).map((a) => ({ score: Math.min(a.score, score), text: a.text }));
     return {
       output: { answers: { iterable: [{ score, text: generated.text }, ...rest] } },
@@ -116,6 +118,3 @@ function mean(xs: readonly number[]): number {
   return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-function round(x: number): number {
-  return Math.round(Math.min(1, Math.max(0, x)) * 1e4) / 1e4;
-}

@@ -17,7 +17,8 @@ import { FIELD_COUNT, LexicalIndex, type Hits } from '../search/lexical.ts';
 import { analyseQuery } from '../search/query.ts';
 import { searchIndexFor } from '../search/search-index.ts';
 import { STOPWORDS, terms } from '../search/tokenize.ts';
-import { looksLikeCode, splitSnippets } from './snippets.ts';
+import { looksLikeCode } from '../assets/language-detector.ts';
+import { splitSnippets } from './snippets.ts';
 import { dotQuantized } from './vector-matrix.ts';
 import { embeddingText, readAssetTexts, vectorIndexFor } from './vectors.ts';
 
@@ -85,7 +86,8 @@ export async function rankLibrary(ctx: Context, query: string, within: ReadonlyS
   const wanted = Math.max(CANDIDATES, limit);
 
   const analysed = analyseQuery(index, search.typos, query);
-  const accept = (slot: number) => (index.flags(slot) & PSEUDO) === 0 && (!within || within.has(index.idOf(slot)!));
+  // The library leaves pseudo assets out; assets named in the query space count whatever they are.
+  const accept = within ? (slot: number) => within.has(index.idOf(slot)!) : (slot: number) => (index.flags(slot) & PSEUDO) === 0;
   const hits = analysed.terms.length > 0 ? index.search(analysed.terms, wanted, accept) : undefined;
   const lexical = new Map<string, number>();
   hits?.slots.forEach((slot, i) => lexical.set(index.idOf(slot)!, hits.scores[i]!));
@@ -104,7 +106,8 @@ export async function rankLibrary(ctx: Context, query: string, within: ReadonlyS
   for (const [id, score] of top) {
     const text = byAsset.get(id);
     const entry = vectors.get(id);
-    if (!text || !entry || entry.snippets.length === 0) continue;
+    // Offsets are into the text the vectors were made from: an asset changed since is left out of this answer.
+    if (!text || !entry || entry.snippets.length === 0 || entry.updated !== text.asset.updated) continue;
     const formatText = new Map(text.texts.map((t) => [t.format, t]));
     const scored = entry.snippets
       .map((s) => {

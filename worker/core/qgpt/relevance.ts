@@ -61,11 +61,16 @@ export async function relevance(ctx: Context, input: QGPTRelevanceInput, options
       ...(r.asset ? { asset: r.asset } : {}),
       ...(r.path ? { path: r.path } : {}),
       ...(r.source ? { source: r.source } : {}),
+      score: r.score,
     })),
   );
   const relevant = { iterable: ranked.map((r, i) => relevantSeed(r, ids[i]!)) };
   if (!input.options?.question) return { relevant };
-  return { relevant, answer: await question(ctx, { query, relevant }) };
+  // The question sees what the relevance input said about the conversation and the model.
+  const { messages, model, application } = input;
+  const pipeline = input.options?.pipeline;
+  const context = { ...(messages ? { messages } : {}), ...(model ? { model } : {}), ...(application ? { application } : {}), ...(pipeline ? { pipeline } : {}) };
+  return { relevant, answer: await question(ctx, { query, relevant, ...context }) };
 }
 
 function relevantSeed(r: RankedSnippet, id: string): RelevantQGPTSeed {

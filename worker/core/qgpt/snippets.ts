@@ -156,11 +156,3 @@ function nextNonSpace(text: string, i: number): number {
   while (i < text.length && /\s/.test(text[i]!)) i++;
   return i;
 }
-
-/** A rough code-or-prose guess for texts that come without a classification (files, plain seeds). */
-export function looksLikeCode(text: string): boolean {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length === 0) return false;
-  const codeish = lines.filter((l) => /[;{}()[\]=]|^\s{2,}\S|^\s*(def|class|import|from|return|if|for|while|function|const|let|var|#include)\b/.test(l)).length;
-  return codeish / lines.length >= 0.4;
-}

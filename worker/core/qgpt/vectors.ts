@@ -20,6 +20,7 @@ import type { AssetRecord, SnippetRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
+import { unref } from '../timers.ts';
 
 export const VECTORS_STATE_ID = 'vectors';
 /** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
@@ -54,6 +55,8 @@ export class VectorIndex {
   private seq = 0;
   private loaded = false;
   private reconcile = false;
+  /** Stored records not in `entries` (another embedder or format): replaced, or deleted with their asset. */
+  private stale = new Set<string>();
   private pending = 0;
   private running = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -101,12 +104,13 @@ export class VectorIndex {
     );
     this.entries.clear();
     this.matrix = undefined;
-    for (const record of records) if (record.embedder === this.embedderId) this.entries.set(record.id, record);
+    // Records of another embedder, or of another format version (splitting, storage), are all redone; a
+    // missing state means we cannot know which changes were applied.
     const usable = state?.version === VECTORS_VERSION && (state.data as { embedder?: string } | undefined)?.embedder === this.embedderId;
+    if (usable) for (const record of records) if (record.embedder === this.embedderId) this.entries.set(record.id, record);
+    this.stale = new Set(records.filter((r) => !this.entries.has(r.id)).map((r) => r.id));
     this.seq = usable ? state!.seq : 0;
-    // Vectors of another embedder (or another splitting) are all redone; a missing state means we cannot
-    // know which changes were applied.
-    this.reconcile = !usable || records.length !== this.entries.size;
+    this.reconcile = this.stale.size > 0 || !usable;
     this.loaded = true;
   }
 
@@ -124,7 +128,7 @@ export class VectorIndex {
       seq = last;
       const ids = new Set(assets.map((a) => a.id));
       for (const asset of assets) if (this.entries.get(asset.id)?.updated !== asset.updated) todo.add(asset.id);
-      for (const id of this.entries.keys()) if (!ids.has(id)) gone.add(id);
+      for (const id of [...this.entries.keys(), ...this.stale]) if (!ids.has(id)) gone.add(id);
     } else {
       if (changes.length === 0) return;
       seq = changes[changes.length - 1]!.seq;
@@ -177,6 +181,7 @@ export class VectorIndex {
     });
     for (const r of records) this.entries.set(r.id, r);
     for (const id of gone) this.entries.delete(id);
+    for (const id of [...records.map((r) => r.id), ...gone]) this.stale.delete(id);
     if (records.length > 0 || gone.length > 0) this.matrix = undefined;
     this.seq = seq;
   }
@@ -226,10 +231,6 @@ async function embedAssets(ctx: Context, items: AssetText[]): Promise<SnippetRec
   return records;
 }
 
-function unref<T>(timer: T): T {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
-}
 
 const indexes = new WeakMap<object, WeakMap<object, VectorIndex>>();
 

@@ -4,6 +4,7 @@ import type { Store } from '../store/store.ts';
 import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
 import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical.ts';
+import { unref } from '../timers.ts';
 
 /**
  * The search index of one store, kept in step with the change log and saved as a snapshot.
@@ -266,10 +267,6 @@ export class SearchIndex {
   }
 }
 
-function unref<T>(timer: T): T {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
-}
 
 const indexes = new WeakMap<Store, SearchIndex>();
 

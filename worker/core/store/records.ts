@@ -196,6 +196,8 @@ export interface RelevantRecord {
   end: number;
   /** The asset's name or the file's name, to say where an answer comes from. */
   source?: string;
+  /** Its relevance score in [0, 1]. */
+  score?: number;
 }
 
 /** A question-answering conversation (`/qgpt/stream` exchanges); wire Conversation via model/build.ts. */

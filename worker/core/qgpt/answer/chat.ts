@@ -27,11 +27,7 @@ export interface ChatOptions {
 export const CHAT_TIMEOUT_MS = 30_000;
 
 export class ChatError extends Error {
-  constructor(
-    readonly reason: string,
-    /** How much answer text had been handed to onDelta before the failure. */
-    readonly emitted: number,
-  ) {
+  constructor(readonly reason: string) {
     super(reason);
     this.name = 'ChatError';
   }
@@ -58,12 +54,9 @@ export async function streamChat(ctx: Context, settings: ChatSettings, messages:
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.throwIfAborted();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  let emitted = 0;
-  const fail = (reason: string) => new ChatError(reason, emitted);
+  const fail = (reason: string) => new ChatError(reason);
   const emit = (text: string) => {
-    if (text === '') return;
-    emitted += text.length;
-    options.onDelta?.(text);
+    if (text !== '') options.onDelta?.(text);
   };
 
   try {

@@ -9,8 +9,9 @@
  * 0.6 / 0.4 with the passage's relevance score when the passage has one. One answer per passage (its best
  * span), at most MAX_ANSWERS, best first; ties keep the input order.
  */
+import { looksLikeCode } from '../../assets/language-detector.ts';
 import type { QGPTQuestionAnswer } from '../../model/schemas.ts';
-import type { Passage } from '../passage.ts';
+import { answerScore, type Passage } from '../passage.ts';
 import { sourceLabel } from './sources.ts';
 import { meaningfulTerms } from './terms.ts';
 
@@ -30,8 +31,8 @@ export function extractiveAnswers(query: string, passages: readonly Passage[], l
   const scored = passages.map((passage, index) => {
     const best = bestSpan(passage.text, weights);
     const lexical = best.score;
-    const score = passage.score === undefined ? lexical : 0.6 * lexical + 0.4 * clamp(passage.score);
-    return { passage, index, span: best.text, score: round(score) };
+    const score = passage.score === undefined ? lexical : 0.6 * lexical + 0.4 * answerScore(passage.score);
+    return { passage, index, span: best.text, score: answerScore(score) };
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   return scored.slice(0, limit).map(({ passage, span, score }) => ({
@@ -44,7 +45,7 @@ export function extractiveAnswers(query: string, passages: readonly Passage[], l
 /** How well a whole passage answers a query, in [0, 1] (what the generative answer's score is made of). */
 export function passageRelevance(query: string, passage: Passage, passages: readonly Passage[]): number {
   const lexical = coverage(meaningfulTerms(passage.text), queryWeights(query, passages));
-  return round(passage.score === undefined ? lexical : 0.6 * lexical + 0.4 * clamp(passage.score));
+  return answerScore(passage.score === undefined ? lexical : 0.6 * lexical + 0.4 * answerScore(passage.score));
 }
 
 /** The attributed text of one extractive answer. */
@@ -117,20 +118,4 @@ function proseWindows(text: string): string[] {
   return out.length > 0 ? out : [text.trim()];
 }
 
-/** Code, not prose: several lines, many of them indented or ending in code punctuation, or code keywords. */
-export function looksLikeCode(text: string): boolean {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length === 0) return false;
-  const codeish = lines.filter(
-    (l) => /^(\s{2,}|\t)/.test(l) || /[{};:)\]]\s*$/.test(l) || /^\s*(def|class|function|const|let|var|import|from|return|func|fn|pub|package|#include|SELECT|public|private)\b/.test(l),
-  ).length;
-  return lines.length === 1 ? codeish === 1 && /[(){};=]/.test(lines[0]!) : codeish / lines.length >= 0.4;
-}
 
-function clamp(x: number): number {
-  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
-}
-
-function round(x: number): number {
-  return Math.round(clamp(x) * 1e4) / 1e4;
-}

@@ -54,6 +54,7 @@ export async function passagesOf(ctx: Context, relevant: { iterable: readonly un
         source: record.source,
         start: record.start,
         end: record.end,
+        score: record.score,
       });
     }
     const raw = fragmentOf(seed);
