@@ -4,22 +4,25 @@
  */
 import * as z from 'zod';
 import type { Context } from '../deps.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
 
 export const SETTINGS_ID = 'qgpt.settings';
 
 /** What `PUT /qgpt/settings` accepts (and what is stored). Unknown fields are refused. */
-export const ChatSettingsSchema = z.strictObject({
-  /** The API base, e.g. `http://localhost:11434/v1`; requests go to `<url>/chat/completions`. */
-  url: z
-    .string()
-    .trim()
-    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http or https URL'),
-  model: z.string().trim().min(1),
-  /** Sent as `Authorization: Bearer <apiKey>`; never answered back. */
-  apiKey: z.string().min(1).optional(),
-  /** False keeps the settings but answers extractively. Default true. */
-  enabled: z.boolean().optional(),
-});
+export const ChatSettingsSchema = lazySchema(() =>
+  z.strictObject({
+    /** The API base, e.g. `http://localhost:11434/v1`; requests go to `<url>/chat/completions`. */
+    url: z
+      .string()
+      .trim()
+      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http or https URL'),
+    model: z.string().trim().min(1),
+    /** Sent as `Authorization: Bearer <apiKey>`; never answered back. */
+    apiKey: z.string().min(1).optional(),
+    /** False keeps the settings but answers extractively. Default true. */
+    enabled: z.boolean().optional(),
+  }),
+);
 export type ChatSettings = z.infer<typeof ChatSettingsSchema>;
 
 /** What `GET /qgpt/settings` answers: the settings without the key, and whether there is one. */

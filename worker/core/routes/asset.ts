@@ -1,4 +1,5 @@
-import { Hono, type Context as HonoContext } from 'hono';
+import type { Context as HonoContext } from 'hono';
+import { Hono } from 'hono/quick';
 import { exportAsset, parseExportType } from '../assets/export.ts';
 import { getActivities, getAsset, getConversations, getFormats } from '../assets/read.ts';
 import { incrementScores } from '../assets/scores.ts';

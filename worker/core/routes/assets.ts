@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono } from 'hono/quick';
 import { createAsset } from '../assets/create.ts';
 import { draftSeed } from '../assets/draft.ts';
 import { importAssets } from '../assets/import.ts';

@@ -1,15 +1,16 @@
-import { Hono } from 'hono';
+import { Hono } from 'hono/quick';
 import * as z from 'zod';
 import type { Context } from '../deps.ts';
 import { describeEmbedder } from '../embed/embedder.ts';
 import { ApiError } from '../errors.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
 import { vectorIndexFor } from '../qgpt/vectors.ts';
 import { requireBody } from './http.ts';
 
 /** The most texts one POST may embed; more is a 422 (embed them in several calls). */
 export const MAX_TEXTS_PER_CALL = 1024;
 
-const EmbedRequestSchema = z.object({ texts: z.array(z.string()).max(MAX_TEXTS_PER_CALL) });
+const EmbedRequestSchema = lazySchema(() => z.object({ texts: z.array(z.string()).max(MAX_TEXTS_PER_CALL) }));
 
 /**
  * `/embeddings`: Tessera's own API (not part of the desktop API) to see and try the active embedder.

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from '../links/labels.ts';
 import { SeededTagSchema, SeededWebsiteSchema, SeededWorkstreamSummarySchema } from '../model/schemas.ts';

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
 import {
   QGPTHintsInputSchema,

@@ -1,4 +1,5 @@
-import { Hono, type Context as HonoContext } from 'hono';
+import type { Context as HonoContext } from 'hono';
+import { Hono } from 'hono/quick';
 import * as z from 'zod';
 import type { Context } from '../deps.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
@@ -12,8 +13,8 @@ import { queryFlag, readBody } from './http.ts';
  * other fields checked when present), so a client may send `{"iterable": [{"id": …}]}` as well as full assets.
  */
 const AssetInputSchema = lazySchema(() => AssetSchema.partial().required({ id: true }));
-const RelatedInputSchema = z.object({ iterable: z.array(AssetInputSchema) });
-const RecommendationInputSchema = z.object({ assets: RelatedInputSchema, interactions: InteractedAssetsSchema });
+const RelatedInputSchema = lazySchema(() => z.object({ iterable: z.array(AssetInputSchema) }));
+const RecommendationInputSchema = lazySchema(() => z.object({ assets: RelatedInputSchema, interactions: InteractedAssetsSchema }));
 
 /**
  * Search and discovery under `/assets`.

@@ -1,4 +1,5 @@
-import { Hono, type Context as HonoContext } from 'hono';
+import type { Context as HonoContext } from 'hono';
+import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { answerStream } from '../streams/qgpt.ts';

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono } from 'hono/quick';
 
 /**
  * The version of the desktop API Tessera is wire-compatible with. Clients range-check it
