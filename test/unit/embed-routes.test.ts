@@ -67,6 +67,19 @@ describe('DeferredEmbedder (chosen in the background)', () => {
     expect([deferred.id, deferred.dimensions]).toEqual(['hashing-v3-64', 64]);
   });
 
+  it('given a function, starts choosing only when first needed', async () => {
+    let probes = 0;
+    const deferred = new DeferredEmbedder(async () => {
+      probes++;
+      return new HashingEmbedder({ dimensions: 32 });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(probes).toBe(0);
+    await deferred.ready();
+    await deferred.embed(['x']);
+    expect([probes, deferred.dimensions]).toEqual([1, 32]);
+  });
+
   it('falls back to hashing when choosing fails, and says why', async () => {
     const deferred = new DeferredEmbedder(Promise.reject(new Error('probe exploded')));
     await deferred.ready();

@@ -21,7 +21,7 @@ export interface ServiceApp {
 /** The browser host: IndexedDB store, BroadcastChannel feed and the language model, given to the core app. */
 export async function createServiceApp(base: string): Promise<ServiceApp> {
   const store = await IdbStore.open();
-  const embedder = new DeferredEmbedder(createBrowserEmbedder()); // probes /models/ meanwhile
+  const embedder = new DeferredEmbedder(() => createBrowserEmbedder()); // probes /models/ when first needed
   const feed = new BroadcastFeed();
   const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
   const ctx = withDefaults({ store, feed, classifier, base, embedder, files: new BrowserFileSource(store) });

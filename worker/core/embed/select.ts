@@ -68,17 +68,29 @@ export interface SelectOptions {
  */
 export class DeferredEmbedder implements Embedder {
   private chosen: Embedder | undefined;
-  private readonly choice: Promise<Embedder>;
+  private choosing: Promise<Embedder> | undefined;
 
-  constructor(selection: Promise<Embedder>, fallback: () => Embedder = () => new HashingEmbedder()) {
-    this.choice = selection.then(
+  /**
+   * `selection` is the choice under way, or a function that starts it on first use (`embed`, `ready`): a
+   * worker that never embeds during its lifetime then never probes.
+   */
+  constructor(
+    private readonly selection: Promise<Embedder> | (() => Promise<Embedder>),
+    private readonly fallback: () => Embedder = () => new HashingEmbedder(),
+  ) {
+    if (typeof selection !== 'function') this.choice();
+  }
+
+  private choice(): Promise<Embedder> {
+    this.choosing ??= (typeof this.selection === 'function' ? this.selection() : this.selection).then(
       (embedder) => (this.chosen = embedder),
       (error: unknown) => {
-        const embedder = fallback();
+        const embedder = this.fallback();
         if (embedder instanceof HashingEmbedder) embedder.reason = `choosing an embedder failed: ${error instanceof Error ? error.message : String(error)}`;
         return (this.chosen = embedder);
       },
     );
+    return this.choosing;
   }
 
   /** The chosen embedder, once chosen. */
@@ -95,11 +107,11 @@ export class DeferredEmbedder implements Embedder {
   }
 
   async ready(): Promise<void> {
-    await (await this.choice).ready?.();
+    await (await this.choice()).ready?.();
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
-    return (await this.choice).embed(texts);
+    return (await this.choice()).embed(texts);
   }
 
   describe(): EmbedderInfo {
