@@ -63,8 +63,8 @@ export interface SelectOptions {
 
 /**
  * An embedder chosen in the background, so a host's start does not wait for the probe (a round trip to
- * the origin, on every worker start): `embed` and `ready()` wait for the choice; `id` and `dimensions`
- * throw until it is made. A failed choice falls back to the hashing embedder.
+ * the origin): `embed` and `ready()` wait for the choice; `id` and `dimensions` throw until it is made.
+ * A failed choice falls back to the hashing embedder.
  */
 export class DeferredEmbedder implements Embedder {
   private chosen: Embedder | undefined;
