@@ -346,6 +346,22 @@ describe('/qgpt/stream exchanges', () => {
     expect(statuses(await send(api, { question: { query: 'again', relevant }, conversation: 'A' })).at(-1)).toBe('COMPLETED');
   });
 
+  it('a stop is answered while the stopped request\'s client reads nothing: the exchange does not wait for its reader', async () => {
+    const { api, py } = await library();
+    await configureChat(api, { reply: 'word '.repeat(80), chunkSize: 5, delayMs: 15 });
+    const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
+    const a = await open(api, { question: { query: 'first', relevant }, conversation: 'A', request: 'ra' });
+    expect((await a.next())?.status).toBe('INITIALIZED');
+    await new Promise((resolve) => setTimeout(resolve, 120)); // deltas pile up unread
+    expect(await send(api, { conversation: 'A', stop: true, request: 'stop-a' })).toEqual([{ conversation: 'A', request: 'stop-a', status: 'STOPPED' }]);
+    const frames = await a.rest();
+    expect(frames.at(-1)).toEqual({ conversation: 'A', request: 'ra', status: 'STOPPED' });
+    expect(await storedMessages(api, py, 'A')).toEqual([
+      ['USER', 'first'],
+      ['ASSISTANT', deltaText(frames)],
+    ]);
+  });
+
   it('a reset ends every running request with RESET, keeping what each produced; a client that goes away ends its request, which is still stored', async () => {
     const { api, py } = await library();
     await configureChat(api, { reply: 'token '.repeat(80), chunkSize: 6, delayMs: 15 });

@@ -29,8 +29,9 @@ export function streamRoutes(ctx: Context) {
 
 /**
  * `POST /qgpt/stream`: one input frame in the body; the output frames back as NDJSON, one per line, each
- * sent as soon as it is produced. When the client goes away (its socket closed) the request is ended and
- * run to its end unread, so what it produced is still stored.
+ * sent as soon as it is produced. The exchange is driven here, not by the reader's pace, so it runs (and a
+ * stop or reset of it is answered) whether or not the client is reading. When the client goes away (its
+ * socket closed) the request is ended and run to its end unread, so what it produced is still stored.
  */
 export function qgptStreamRoutes(ctx: Context) {
   const app = new Hono();
@@ -40,14 +41,20 @@ export function qgptStreamRoutes(ctx: Context) {
     const closed = new AbortController();
     const frames = answerStream(ctx, text, closed.signal);
     const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await frames.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      start(controller) {
+        void (async () => {
+          try {
+            for await (const frame of frames) {
+              if (!closed.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(frame)}\n`));
+            }
+            if (!closed.signal.aborted) controller.close();
+          } catch (error) {
+            if (!closed.signal.aborted) controller.error(error);
+          }
+        })();
       },
-      async cancel() {
+      cancel() {
         closed.abort();
-        for await (const _ of frames);
       },
     });
     return new Response(body, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } });
