@@ -44,8 +44,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { mulberry32 } from '../support/random.ts';
@@ -55,6 +54,7 @@ import { runEmbeddingBench } from './embedding.ts';
 import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
 import { runSearchBench } from './search.ts';
+import { repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
 
@@ -75,17 +75,6 @@ const LIST_WARMUP = 2; // per variant
 const LIST_SAMPLES = 12; // per variant
 const COLD_SAMPLES = 10; // per route
 const COLD_CREATE_SAMPLES = 5;
-
-/** The repository root: the nearest folder above this file (or its bundle) with Tessera's package.json. */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scripts', 'serve.mjs'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error('bench: repository root not found');
-    dir = up;
-  }
-}
 
 const ROOT = repoRoot();
 /** `--dist <folder>` or TESSERA_DIST: the build to serve (relative to the repository root); default dist/. */
@@ -684,33 +673,6 @@ function foreignShare(a: CpuSnapshot | undefined, b: CpuSnapshot | undefined): n
 // ---------------------------------------------------------------------------------------------------
 // Server, browser, worker control
 
-function startServer(): Promise<ChildProcess> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'serve.mjs')], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(PORT), TESSERA_DIST: DIST },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const timer = setTimeout(() => fail(new Error(`serve.mjs did not start in 10 s: ${output}`)), 10_000);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill();
-      reject(error);
-    };
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Tessera at')) {
-        clearTimeout(timer);
-        resolvePromise(child);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', (code) => fail(new Error(`serve.mjs exited (${code}): ${output.trim()}`)));
-    child.once('error', fail);
-  });
-}
-
 /** Tracks the running status of every service worker version the CDP session reports. */
 class WorkerControl {
   private status = new Map<string, string>();
@@ -813,7 +775,7 @@ async function main(): Promise<number> {
 
   let failed = false;
   try {
-    server = await startServer();
+    server = await serveBuild(ROOT, DIST, PORT);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const context = await browser.newContext();
     const page = await context.newPage();

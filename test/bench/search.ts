@@ -22,14 +22,12 @@
  * the relevance latency at each size; BENCH_SEARCH_PORT sets the port, default 4186; BENCH_COLD_SAMPLES
  * the number of stops, default 15.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { APPLICATION } from '../support/seeds.ts';
 import { measureRelevanceLatency } from './relevance.ts';
+import { repoRoot, serveBuild } from './server.ts';
 
 export interface LatencyStats {
   n: number;
@@ -463,23 +461,11 @@ async function standalone(): Promise<number> {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  let root = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(root, 'scripts', 'serve.mjs'))) {
-    const up = dirname(root);
-    if (up === root) throw new Error('search bench: repository root not found');
-    root = up;
-  }
+  const root = repoRoot();
   const dist = resolve(root, arg('--dist') ?? process.env.TESSERA_DIST ?? 'dist');
   const port = Number(process.env.BENCH_SEARCH_PORT || 4186);
   const sizes = (arg('--sizes') ?? '10000,100000').split(',').map(Number);
-  const server: ChildProcess = spawn(process.execPath, [join(root, 'scripts', 'serve.mjs')], {
-    env: { ...process.env, PORT: String(port), TESSERA_DIST: dist },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((ok, fail) => {
-    server.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('Tessera at') && ok());
-    server.once('exit', (code) => fail(new Error(`serve.mjs exited (${code})`)));
-  });
+  const server = await serveBuild(root, dist, port);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const stopWorkers = async (page: Page) => {

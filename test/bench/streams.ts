@@ -16,14 +16,12 @@
  *  2. reading one asset: `rpc().getAsset(id)` (MessageChannel + comlink) against `fetch('/api/asset/{id}')`
  *     until the JSON is parsed, interleaved (which goes first alternates), and the ratio of their p50s.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { fragmentSeed } from '../support/seeds.ts';
+import { repoRoot, serveBuild } from './server.ts';
 import { line, stats, type Stats } from './stats.ts';
 
 export type { Stats };
@@ -211,23 +209,11 @@ function freePort(): Promise<number> {
 }
 
 async function standalone(): Promise<number> {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!(existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scripts', 'serve.mjs')))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('bench: repository root not found');
-    dir = up;
-  }
+  const dir = repoRoot();
   const i = process.argv.indexOf('--dist');
   const dist = resolve(dir, (i > 0 && process.argv[i + 1]) || process.env.TESSERA_DIST || 'dist');
   const port = Number(process.env.BENCH_STREAMS_PORT) || (await freePort());
-  const server: ChildProcess = spawn(process.execPath, [join(dir, 'scripts', 'serve.mjs')], {
-    env: { ...process.env, PORT: String(port), TESSERA_DIST: dist },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolvePromise, reject) => {
-    server.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('Tessera at') && resolvePromise());
-    server.once('exit', (code) => reject(new Error(`serve.mjs exited (${code})`)));
-  });
+  const server = await serveBuild(dir, dist, port);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const page = await (await browser.newContext()).newPage();

@@ -1,0 +1,44 @@
+/** The repository and a build of it served for a bench run: one way for run.ts and the sections run alone. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: the nearest folder above this file (or its bundle) with Tessera's package.json. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scripts', 'serve.mjs'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('bench: repository root not found');
+    dir = up;
+  }
+}
+
+/** Serves the build folder `dist` with scripts/serve.mjs on `port`; resolves once it listens (10 s at most). */
+export function serveBuild(root: string, dist: string, port: number): Promise<ChildProcess> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join(root, 'scripts', 'serve.mjs')], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), TESSERA_DIST: dist },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`serve.mjs did not start in 10 s: ${output}`)), 10_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill();
+      reject(error);
+    };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('Tessera at')) {
+        clearTimeout(timer);
+        resolvePromise(child);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    child.once('exit', (code) => fail(new Error(`serve.mjs exited (${code}): ${output.trim()}`)));
+    child.once('error', fail);
+  });
+}
