@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { QGPTHintsInput, QGPTPersonsRelatedInput, QGPTQuestionInput, QGPTRepromptInput, Seed } from '@pieces.app/pieces-os-client';
-import { startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { chatServersPerTest } from '../support/chat-server.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { useSdkPage } from './contract-check.ts';
 import { expect, test } from './fixtures.ts';
@@ -25,11 +25,7 @@ const NOTES = 'Deployment notes. Logs go to /var/log/app and are rotated weekly 
 let page: Page;
 useSdkPage(test, (p) => (page = p));
 
-let server: ChatServer | undefined;
-test.afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startChat = chatServersPerTest((hook) => test.afterEach(hook));
 
 const relevantFragment = (raw: string) => ({ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(raw).asset } });
 
@@ -100,7 +96,7 @@ test('question: extractive answers from fragment seeds and from relevance ids; a
 });
 
 test('question: generative answers from a chat-completions server on localhost, and the fallback when it fails', async () => {
-  server = await startChatServer({ reply: 'Use `load_config(path)`, which calls yaml.safe_load [2].', chunkSize: 5 });
+  const server = await startChat({ reply: 'Use `load_config(path)`, which calls yaml.safe_load [2].', chunkSize: 5 });
   expect(await settings('GET')).toEqual({ status: 200, body: { configured: false } });
   const put = await settings('PUT', { url: server.url, model: 'tiny', apiKey: 'sk-e2e-secret' });
   expect(put.body).toEqual({ configured: true, url: server.url, model: 'tiny', enabled: true, hasApiKey: true });
@@ -126,7 +122,6 @@ test('question: generative answers from a chat-completions server on localhost, 
 
   const port = server.port;
   await server.close();
-  server = undefined;
   const unreachable = await qgpt('question', input);
   expect(unreachable.ok.answers.iterable[0].text).toMatch(new RegExp(`^\\(The chat model at http://127\\.0\\.0\\.1:${port}/v1 failed: it could not be reached`));
 

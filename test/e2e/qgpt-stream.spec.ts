@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { Seed } from '@pieces.app/pieces-os-client';
-import { startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { chatServersPerTest } from '../support/chat-server.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { useSdkPage } from './contract-check.ts';
 import { expect, test } from './fixtures.ts';
@@ -36,11 +36,7 @@ declare global {
 let page: Page;
 useSdkPage(test, (p) => (page = p));
 
-let server: ChatServer | undefined;
-test.afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startChat = chatServersPerTest((hook) => test.afterEach(hook));
 
 /**
  * Opens the socket in the page. Frames are parsed by the SDK as they arrive; on each COMPLETED frame the
@@ -124,7 +120,7 @@ test('relevance with options.question, extractive: deltas then COMPLETED; the co
 });
 
 test('two conversations at once on one socket, demultiplexed by request; a stop ends only its own, keeping the text so far', async () => {
-  server = await startChatServer({ reply: 'The parser comes from argparse [1]. '.repeat(12), chunkSize: 6, delayMs: 25 });
+  const server = await startChat({ reply: 'The parser comes from argparse [1]. '.repeat(12), chunkSize: 6, delayMs: 25 });
   const settings = await page.evaluate(async (url) => {
     const response = await fetch('/api/qgpt/settings', { method: 'PUT', body: JSON.stringify({ url, model: 'test-model' }), headers: { 'content-type': 'application/json' } });
     return response.status;

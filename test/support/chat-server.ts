@@ -123,6 +123,22 @@ function chunk(text: string, size: number): string[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Makes `server` the answerer's endpoint (`PUT /api/qgpt/settings` on an app); throws unless it is stored. */
+/**
+ * `startChatServer` for one test file: the servers it starts are closed after each test. `afterEach` is
+ * the framework's hook (vitest's `afterEach`, or `(fn) => test.afterEach(fn)` in Playwright).
+ */
+export function chatServersPerTest(afterEach: (hook: () => Promise<void>) => void): typeof startChatServer {
+  const servers: ChatServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (options) => {
+    const server = await startChatServer(options);
+    servers.push(server);
+    return server;
+  };
+}
+
 export async function configureChatEndpoint(
   app: { request(path: string, init: RequestInit): Response | Promise<Response> },
   server: Pick<ChatServer, 'url'>,

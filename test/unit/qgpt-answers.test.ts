@@ -10,7 +10,7 @@ import { ChatError, streamChat } from '../../worker/core/qgpt/answer/chat.ts';
 import { questionWithSources } from '../../worker/core/qgpt/question.ts';
 import { storeRelevant } from '../../worker/core/qgpt/relevant.ts';
 import { readChatSettings } from '../../worker/core/qgpt/settings.ts';
-import { startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { chatServersPerTest, startChatServer } from '../support/chat-server.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { dumpStore } from '../support/dump.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -31,21 +31,12 @@ const relevantFragment = (raw: string, extra: Record<string, unknown> = {}) => (
 
 let api: TestApi;
 let ctx: Context;
-const servers: ChatServer[] = [];
 
 beforeEach(async () => {
   api = await createTestApi();
   ctx = withDefaults({ store: api.store, feed: api.feed, classifier: await testClassifier() });
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function chatServer(options: Parameters<typeof startChatServer>[0] = {}) {
-  const server = await startChatServer(options);
-  servers.push(server);
-  return server;
-}
+const chatServer = chatServersPerTest(afterEach);
 
 /** `/qgpt/settings` is Tessera's own API (not in the contract table): called on the app directly. */
 async function settings(method: string, body?: unknown) {

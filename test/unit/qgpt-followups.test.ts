@@ -4,7 +4,7 @@
  * linked to the most relevant assets.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configureChatEndpoint, startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { chatServersPerTest, configureChatEndpoint, startChatServer } from '../support/chat-server.ts';
 import { dumpStore } from '../support/dump.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
@@ -27,17 +27,13 @@ class ConfigError(Exception):
 `;
 
 let api: TestApi;
-const servers: ChatServer[] = [];
 beforeEach(async () => {
   api = await createTestApi();
 });
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const startChat = chatServersPerTest(afterEach);
 
 async function configure(options: Parameters<typeof startChatServer>[0]) {
-  const server = await startChatServer(options);
-  servers.push(server);
+  const server = await startChat(options);
   await configureChatEndpoint(api.app, server);
   return server;
 }

@@ -10,7 +10,7 @@ import { QGPTStreamOutputSchema } from '../../worker/core/model/schemas.ts';
 import { conversationName, saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { deltasOf } from '../../worker/core/streams/deltas.ts';
 import { BOTH_INPUTS_ERROR, NOTHING_TO_ANSWER } from '../../worker/core/streams/qgpt.ts';
-import { configureChatEndpoint, startChatServer, type ChatServer } from '../support/chat-server.ts';
+import { chatServersPerTest, configureChatEndpoint, startChatServer } from '../support/chat-server.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
@@ -197,15 +197,11 @@ describe('stored conversations', () => {
   });
 });
 
-const servers: ChatServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const startChat = chatServersPerTest(afterEach);
 
 /** A real local chat-completions server, configured as the answerer's endpoint. */
 async function configureChat(api: TestApi, options: Parameters<typeof startChatServer>[0]) {
-  const server = await startChatServer(options);
-  servers.push(server);
+  const server = await startChat(options);
   await configureChatEndpoint(api.app, server);
   return server;
 }
