@@ -11,7 +11,7 @@
 import type { Context } from '../deps.ts';
 import { invalid, notFound } from '../errors.ts';
 import { TESSERA_APPLICATION } from '../assets/activity.ts';
-import type { QGPTRelevanceInput, QGPTRelevanceOutput, RelevantQGPTSeed, Seed } from '../model/schemas.ts';
+import type { QGPTQuestionInput, QGPTRelevanceInput, QGPTRelevanceOutput, RelevantQGPTSeed, RelevantQGPTSeeds, Seed } from '../model/schemas.ts';
 import { question } from './question.ts';
 import { storeRelevant } from './relevant.ts';
 import { rankLibrary, rankTexts, type RankedSnippet, type SpaceText } from './rank.ts';
@@ -66,11 +66,17 @@ export async function relevance(ctx: Context, input: QGPTRelevanceInput, options
   );
   const relevant = { iterable: ranked.map((r, i) => relevantSeed(r, ids[i]!)) };
   if (!input.options?.question) return { relevant };
-  // The question sees what the relevance input said about the conversation and the model.
-  const { messages, model, application } = input;
+  return { relevant, answer: await question(ctx, questionOf({ ...input, query }, relevant)) };
+}
+
+/**
+ * The question that follows a relevance call (`options.question`, here and on the stream): its query and
+ * snippets, and what the relevance input said about the conversation and the model.
+ */
+export function questionOf(input: QGPTRelevanceInput, relevant: RelevantQGPTSeeds): QGPTQuestionInput {
+  const { query, messages, model, application } = input;
   const pipeline = input.options?.pipeline;
-  const context = { ...(messages ? { messages } : {}), ...(model ? { model } : {}), ...(application ? { application } : {}), ...(pipeline ? { pipeline } : {}) };
-  return { relevant, answer: await question(ctx, { query, relevant, ...context }) };
+  return { query, relevant, ...(messages ? { messages } : {}), ...(model ? { model } : {}), ...(application ? { application } : {}), ...(pipeline ? { pipeline } : {}) };
 }
 
 function relevantSeed(r: RankedSnippet, id: string): RelevantQGPTSeed {

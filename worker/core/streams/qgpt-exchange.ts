@@ -29,7 +29,7 @@ import type { Turn } from '../qgpt/answer/generative.ts';
 import { assetsOf } from '../qgpt/answer/sources.ts';
 import { readConversation, saveExchange } from '../qgpt/conversations.ts';
 import { passagesOf, questionWithSources, type AnsweredQuestion } from '../qgpt/question.ts';
-import { relevance } from '../qgpt/relevance.ts';
+import { questionOf, relevance } from '../qgpt/relevance.ts';
 import { deltasOf } from './deltas.ts';
 import { runningRequests, type EndReason } from './running.ts';
 
@@ -103,14 +103,7 @@ export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): 
         await saveExchange(ctx, { conversation, query, assets: await assetsOfRelevant() });
         return frame({ status: 'COMPLETED', relevance: found });
       }
-      input = {
-        query,
-        relevant,
-        application: rest.application,
-        model: rest.model,
-        pipeline: options?.pipeline,
-        messages: rest.messages,
-      };
+      input = questionOf(plan.input, relevant);
     } else {
       input = plan.input;
       relevant = input.relevant;
