@@ -9,7 +9,7 @@
  * the page, from that cache first, the network second. In `vite` dev there is no `TESSERA_SHELL`: nothing
  * is cached and every request goes to the dev server.
  */
-import { dropOtherBuildsCaches } from '../core/lazy-script.ts';
+import { cacheFirst, dropOtherBuildsCaches } from '../core/build-caches.ts';
 
 export interface ShellFiles {
   /** The Cache Storage cache that holds this build's shell (its name changes with the files). */
@@ -52,12 +52,4 @@ export function shellResponse(request: Request, url: URL): Promise<Response> | u
   const path = request.mode === 'navigate' && PAGE_PATHS.has(url.pathname) ? PAGE : url.pathname;
   if (!shellPaths.has(path)) return undefined;
   return cacheFirst(shell.cache, path, request);
-}
-
-async function cacheFirst(cacheName: string, path: string, request: Request): Promise<Response> {
-  const cached = await caches
-    .open(cacheName)
-    .then((cache) => cache.match(path))
-    .catch(() => undefined);
-  return cached ?? fetch(request);
 }

@@ -16,6 +16,7 @@
  * `import()`. They test `typeof TESSERA_LAZY_SCRIPTS` at the call site, so that in the worker build the
  * condition is a constant and esbuild leaves the `import()` (and the library) out of `/sw.js`.
  */
+import { cacheFirst, dropOtherBuildsCaches } from './build-caches.ts';
 
 /** Defined (true) by the worker build only; test it with `typeof` at the call site (see above). */
 declare const TESSERA_LAZY_SCRIPTS: true;
@@ -36,13 +37,8 @@ export const LAZY_CACHE_PREFIX = 'tessera-lazy-';
 const lazyFiles = (): LazyFiles | undefined => (typeof TESSERA_LAZY === 'undefined' ? undefined : TESSERA_LAZY);
 
 /** `fetch`, answered from this build's cache when it holds the URL (Cache Storage, where there is one). */
-export async function fetchCached(url: string): Promise<Response> {
-  const files = lazyFiles();
-  if (files && typeof caches !== 'undefined') {
-    const cached = await (await caches.open(files.cache)).match(url).catch(() => undefined);
-    if (cached) return cached;
-  }
-  return fetch(url);
+export function fetchCached(url: string): Promise<Response> {
+  return cacheFirst(lazyFiles()?.cache, url);
 }
 
 /** The exports of the lazy script `name` (worker build only), evaluated once per worker lifetime. */
@@ -76,12 +72,4 @@ export async function precacheLazyFiles(): Promise<void> {
 export async function dropOldLazyCaches(): Promise<void> {
   const files = lazyFiles();
   if (files) await dropOtherBuildsCaches(LAZY_CACHE_PREFIX, files.cache);
-}
-
-/** Drops the caches named `<prefix>…` but `current`: the copies other builds made of their files. */
-export async function dropOtherBuildsCaches(prefix: string, current: string): Promise<void> {
-  if (typeof caches === 'undefined') return;
-  for (const name of await caches.keys()) {
-    if (name.startsWith(prefix) && name !== current) await caches.delete(name);
-  }
 }
