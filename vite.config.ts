@@ -77,8 +77,9 @@ interface WorkerBuild {
 }
 
 /**
- * Bundles the service worker into ONE self-contained ES module (no chunks: a module service worker may
- * neither `import()` nor `importScripts()`), and its lazy scripts beside it, named by content hash; the
+ * Bundles the service worker into ONE self-contained classic script (IIFE; no chunks: a service worker may
+ * not `import()`, nor `importScripts()` a file it did not load at install), and its lazy scripts beside it,
+ * named by content hash; the
  * worker learns their names (and the cache that keeps them offline) through `TESSERA_LAZY`, and the
  * build's app shell through `TESSERA_SHELL` (build only: in dev there is none, and nothing is cached).
  * Used by dev and build alike.
@@ -110,7 +111,10 @@ async function bundleServiceWorker(production: boolean, shell?: ShellFiles): Pro
   const result = await build({
     ...workerBuildOptions(production),
     entryPoints: [WORKER_ENTRY],
-    format: 'esm',
+    // A classic worker, not a module one: Chromium keeps a classic service worker's compiled code (V8 code
+    // cache) and starts it about 13 ms sooner (interleaved A/B, worker stopped -> GET /api/__echo: 60 -> 47 ms).
+    // The bundle has no top-level await; esbuild turns the `import.meta` of FlexSearch's unused worker mode into `{}`.
+    format: 'iife',
     define: {
       'process.env.NODE_ENV': nodeEnv,
       TESSERA_LAZY_SCRIPTS: 'true',

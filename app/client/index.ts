@@ -45,7 +45,7 @@ let readiness: Promise<void> | undefined;
 clientDefaults.ready = () => ready();
 
 /**
- * Registers the worker (`{type: 'module', scope: '/'}`). Idempotent: later calls return the first
+ * Registers the worker (a classic script, `{scope: '/'}`). Idempotent: later calls return the first
  * registration; calling it again with different options rejects.
  */
 export function register(options: RegisterOptions = {}): Promise<void> {
@@ -60,7 +60,7 @@ export function register(options: RegisterOptions = {}): Promise<void> {
   if (!('serviceWorker' in navigator)) {
     return Promise.reject(new Error('tessera: service workers are not available (a secure context is required)'));
   }
-  const registration = navigator.serviceWorker.register(scriptUrl, { type: 'module', scope: '/' });
+  const registration = navigator.serviceWorker.register(scriptUrl, { scope: '/' });
   const entry: Registered = { base, scriptUrl, registration };
   registered = entry;
   clientDefaults.base = base;

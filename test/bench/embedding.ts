@@ -86,7 +86,7 @@ export async function runEmbeddingBench(options: EmbeddingBenchOptions): Promise
     await page.goto(`${options.origin}${BLANK}`);
     await page.evaluate(async (url) => {
       const controlled = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
-      await navigator.serviceWorker.register(url, { type: 'module', scope: '/' });
+      await navigator.serviceWorker.register(url, { scope: '/' });
       if (!navigator.serviceWorker.controller) await controlled;
     }, `/sw.js?embedding-model=${BENCH_MODEL_ID}`);
     const before = await page.evaluate(pageInfo);

@@ -1,6 +1,6 @@
 /**
- * The service worker entry: bundled by vite.config.ts into one self-contained ES module at `/sw.js`,
- * registered by `app/client` with `{type: 'module', scope: '/'}`.
+ * The service worker entry: bundled by vite.config.ts into one self-contained classic script at `/sw.js`
+ * (a classic worker starts faster than a module one: see there), registered by `app/client` with `{scope: '/'}`.
  *
  * - `install` -> `skipWaiting()`, `activate` -> `clients.claim()`: a new worker takes over at once.
  *   Install first puts the lazy scripts and the language model's files (../core/lazy-script.ts) and the

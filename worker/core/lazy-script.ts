@@ -2,8 +2,8 @@
  * The big libraries the worker rarely needs (the language model's TF.js code, transformers.js with
  * onnxruntime-web), loaded on first use from files of their own.
  *
- * Why: the worker is one ES module (design decision 3), and a module service worker may neither
- * `import()` nor `importScripts()`; bundled into `/sw.js` these libraries were 1.3 of its 2 MB, compiled
+ * Why: the worker is one script (design decision 3), and a service worker may neither `import()` nor
+ * `importScripts()` a file after its install; bundled into `/sw.js` these libraries were 1.3 of its 2 MB, compiled
  * at every worker start (about 90 of the 150 ms a stopped worker took to answer). So the worker build
  * (vite.config.ts) emits each as a classic script `/lazy/<name>-<hash>.js` that leaves its exports in
  * `globalThis.__tesseraLazy_<name>`, and defines `TESSERA_LAZY_SCRIPTS` (true) and `TESSERA_LAZY` (the
