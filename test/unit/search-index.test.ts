@@ -8,11 +8,13 @@ import { LexicalIndex } from '../../worker/core/search/lexical.ts';
 import {
   SNAPSHOT_ID,
   SNAPSHOT_META_ID,
+  SNAPSHOT_TYPOS_ID,
   SNAPSHOT_VERSION,
   useSearchIndex,
   type SearchIndex,
   type SearchMetaSnapshot,
   type SearchSnapshot,
+  type SearchTyposSnapshot,
 } from '../../worker/core/search/search-index.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
@@ -63,9 +65,39 @@ describe('the search index across restarts', () => {
     const second = await start(store);
     expect(await second.search('sha256 checksum')).toEqual([a]);
     expect(second.index.lastLoad).toMatchObject({ from: 'snapshot', documents: 1 });
-    // The typo index came with the snapshot.
-    expect(saved!.typos?.length).toBeGreaterThan(0);
     expect(await second.search('chekcsum')).toEqual([a]);
+  });
+
+  it('keeps the typo index apart: read for the first query with an unknown word, rebuilt when it does not match', async () => {
+    const store = new MemoryStore();
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    const a = await first.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+    expect(await first.search('chekcsum')).toEqual([a]);
+    await first.index.flush();
+    const typos = (await store.read((tx) => tx.get('indexes', SNAPSHOT_TYPOS_ID))) as SearchTyposSnapshot | undefined;
+    const core = (await snapshotOf(store))!;
+    expect(typos).toMatchObject({ version: SNAPSHOT_VERSION, seq: core.seq, saved: core.saved });
+    expect(typos!.data.length).toBeGreaterThan(0);
+    // Written after the snapshot: a term the saved typo index has never seen.
+    const b = await first.create('fn telescope_focus() -> f64 { 42.0 }');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+
+    const second = await start(store);
+    expect(await second.search('checksum')).toEqual([a]);
+    expect(second.index.typos.ready).toBe(false);
+    expect(await second.search('chekcsum')).toEqual([a]);
+    expect(await second.search('telsecope')).toEqual([b]);
+    expect(second.index.typos.ready).toBe(true);
+    expect(second.index.lastLoad?.from).toBe('snapshot');
+    expect(warn).not.toHaveBeenCalled();
+
+    // A typo index of another snapshot is not used: built from the vocabulary, same answers.
+    await store.write((tx) => tx.put('indexes', { ...typos!, saved: 'another' }));
+    const third = await start(store);
+    expect(await third.search('chekcsum')).toEqual([a]);
+    expect(await third.search('telsecope')).toEqual([b]);
+    expect(third.index.lastLoad?.from).toBe('snapshot');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('saved typo index is unreadable'));
   });
 
   it('keeps the documents\' metadata apart: a first plain query does without it, a tag search reads it, a missing one means a rebuild', async () => {
@@ -138,6 +170,7 @@ describe('the search index across restarts', () => {
     const cases = [
       { ...good, version: SNAPSHOT_VERSION + 1 },
       { ...good, data: { terms: 'x', ids: ['nope'], meta: [], fwdStart: new Int32Array(0), fwdTerms: new Int32Array(0), fwdTfs: new Uint32Array(0), fieldLens: new Uint32Array(0) } },
+      { ...good, data: { ...good.data, postBytes: [1, 2, 3] } },
       { ...good, data: 'garbage' },
       { ...good, seq: good.seq - CHANGE_LOG_SIZE - 1 },
     ];

@@ -127,7 +127,10 @@ describe('BM25F ranking', () => {
     expect(() => LexicalIndex.restore({ ...snapshot, terms: '' })).toThrow(/inconsistent/);
     expect(() => LexicalIndex.restore({ ...snapshot, postStart: snapshot.postStart.map((x, i) => (i === 1 ? 5 : x)) })).toThrow(/inconsistent/);
     // A slot out of range is never answered.
-    const odd = LexicalIndex.restore({ ...snapshot, postSlots: Int32Array.from(snapshot.postSlots, () => 7) });
+    expect(() => LexicalIndex.restore({ ...snapshot, postCounts: snapshot.postCounts.slice(1) })).toThrow(/inconsistent/);
+    expect(() => LexicalIndex.restore({ ...snapshot, postBytes: snapshot.postBytes.slice(1) })).toThrow(/inconsistent/);
+    // Here each posting is two one-byte varints (slot gap, frequencies): a gap of 7 puts every posting out of range.
+    const odd = LexicalIndex.restore({ ...snapshot, postBytes: Uint8Array.from(snapshot.postBytes, (b, i) => (i % 2 === 0 ? 7 : b)) });
     expect(odd.search(query(odd, 'x1'), 10).slots).toEqual([]);
   });
 });

@@ -75,7 +75,7 @@ export function vectorQuery(query: string): string {
 export async function rankLibrary(ctx: Context, query: string, within: ReadonlySet<string> | undefined, limit: number): Promise<RankedSnippet[]> {
   const search = searchIndexFor(ctx);
   const [index, { entries: vectors, matrix }, [queryVector]] = await Promise.all([
-    search.current(undefined, { meta: false }),
+    search.current(undefined, { meta: false, query }),
     vectorIndexFor(ctx).current(),
     ctx.embedder.embed([vectorQuery(query)]),
   ]);

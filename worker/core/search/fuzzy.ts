@@ -41,7 +41,7 @@ export class TypoIndex {
     const size = lexical.vocabularySize;
     for (let t = this.seen; t < size; t++) {
       const term = lexical.term(t);
-      if (term.length >= MIN_TYPO_LENGTH && /^[a-z]+$/.test(term)) this.flex.add(term, term);
+      if (typoCandidate(term)) this.flex.add(term, term);
     }
     this.seen = size;
   }
@@ -56,11 +56,19 @@ export class TypoIndex {
     return parts;
   }
 
-  /** Uses an exported index for the current vocabulary (just restored from a snapshot), imported on first use. */
-  restore(parts: [string, string][] | undefined): void {
-    const lexical = this.lexical();
+  /**
+   * Uses an exported index, imported on first use, saved for `vocabulary` (default: the current one; terms
+   * added since are added on first use too). Without one, the index is built from the vocabulary.
+   */
+  restore(parts: [string, string][] | undefined, vocabulary = this.vocabulary()): void {
     this.flex = undefined;
-    this.saved = parts ? { parts, generation: lexical.generation, size: lexical.vocabularySize } : undefined;
+    this.saved = parts ? { parts, ...vocabulary } : undefined;
+  }
+
+  /** The lexical index's vocabulary as a saved index is matched against: its numbering and size. */
+  vocabulary(): { generation: number; size: number } {
+    const lexical = this.lexical();
+    return { generation: lexical.generation, size: lexical.vocabularySize };
   }
 
   get ready(): boolean {
@@ -70,7 +78,7 @@ export class TypoIndex {
 
   /** Known terms within the allowed edit distance of `word`, closest first, each with its distance. */
   near(word: string, limit: number): { term: number; distance: number }[] {
-    if (word.length < MIN_TYPO_LENGTH || !/^[a-z]+$/.test(word)) return [];
+    if (!typoCandidate(word)) return [];
     this.sync();
     const lexical = this.lexical();
     const max = word.length >= 8 ? 2 : 1;
@@ -89,6 +97,11 @@ export class TypoIndex {
 }
 
 export const MIN_TYPO_LENGTH = 4;
+
+/** Whether typos of a word are looked for (and a term is offered as one): plain words of 4 letters or more. */
+export function typoCandidate(word: string): boolean {
+  return word.length >= MIN_TYPO_LENGTH && /^[a-z]+$/.test(word);
+}
 
 /** Optimal-string-alignment distance (insertions, deletions, substitutions, adjacent swaps), capped at max + 1. */
 export function damerauLevenshtein(a: string, b: string, max = Infinity): number {

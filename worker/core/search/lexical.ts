@@ -4,8 +4,8 @@
  *
  * - Documents live in numbered slots. Re-indexing an asset retires its slot and takes a new one, so
  *   postings are only ever appended; retired slots are skipped at query time and dropped by `compact()`.
- * - Postings of the compacted part are flat typed arrays (term -> range, "CSR"); postings added since
- *   live in small per-term arrays. Per posting: the slot and the frequencies of the term in each of the
+ * - Postings of the compacted part are varint-coded per term (postings.ts), decoded as a query reads
+ *   them; postings added since live in small per-term arrays. Per posting: the slot and the frequencies of the term in each of the
  *   six fields, 5 bits each, packed into one 32-bit number (a frequency above 31 counts as 31: BM25 has
  *   long saturated by then).
  * - Each slot also has its terms (the forward index), which removal (exact document frequencies),
@@ -57,6 +57,8 @@ export interface Hits {
   exactWords: number[];
 }
 
+import { encodePostings, forEachPosting, type CodedPostings } from './postings.ts';
+
 /** What `snapshot()` returns and `restore()` takes: strings and typed arrays, cheap to structured-clone. */
 export interface LexicalSnapshot {
   /** The sorted vocabulary, joined by newlines (terms never contain one). */
@@ -69,10 +71,10 @@ export interface LexicalSnapshot {
   meta?: string[];
   /** Per document: the flags given to `set`. */
   flags: Uint8Array;
-  /** Term t's postings are postSlots/postTfs[postStart[t] .. postStart[t+1]). */
+  /** Term t's postCounts[t] postings are coded in postBytes[postStart[t] .. postStart[t + 1]) (postings.ts). */
   postStart: Int32Array;
-  postSlots: Int32Array;
-  postTfs: Uint32Array;
+  postCounts: Int32Array;
+  postBytes: Uint8Array;
   /** Slot i, field f: fieldLens[i * FIELD_COUNT + f]. */
   fieldLens: Uint32Array;
 }
@@ -86,6 +88,7 @@ export interface MetaCodec<M> {
 const JSON_CODEC: MetaCodec<never> = { encode: (m) => JSON.stringify(m), decode: (t) => JSON.parse(t) as never };
 
 const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U8 = new Uint8Array(0);
 const EMPTY_U32 = new Uint32Array(0);
 
 export class LexicalIndex<M> {
@@ -119,11 +122,13 @@ export class LexicalIndex<M> {
   /** Slots [0, metaPending) were restored without their metadata, which `installMeta` brings. */
   private metaPending = 0;
 
-  // Postings of the compacted part (term < baseTerms) and of what came after
+  // Postings of the compacted part (term < baseTerms: coded in baseBytes[baseStart[t] .. baseStart[t + 1]))
+  // and of what came after
   private baseTerms = 0;
   private baseStart: Int32Array = new Int32Array(1);
-  private baseSlots: Int32Array = EMPTY_I32;
-  private baseTfs: Uint32Array = EMPTY_U32;
+  private baseBytes: Uint8Array = EMPTY_U8;
+  /** How many postings the coded part holds. */
+  private basePostings = 0;
   private extra = new Map<number, number[]>();
   /** Changes whenever term ids are renumbered (compact, restore); unique across indexes. */
   generation = ++generations;
@@ -402,8 +407,7 @@ export class LexicalIndex<M> {
       if (weight <= 0) continue;
       const wordBit = q.exact ? 1 << q.word : 0;
       if (q.term < this.baseTerms) {
-        const end = this.baseStart[q.term + 1]!;
-        for (let i = this.baseStart[q.term]!; i < end; i++) visit(this.baseSlots[i]!, this.baseTfs[i]!, weight, wordBit);
+        forEachPosting(this.baseBytes, this.baseStart[q.term]!, this.baseStart[q.term + 1]!, (slot, packed) => visit(slot, packed, weight, wordBit));
       }
       const list = this.extra.get(q.term);
       if (list) for (let i = 0; i < list.length; i += 2) visit(list[i]!, list[i + 1]!, weight, wordBit);
@@ -487,19 +491,19 @@ export class LexicalIndex<M> {
     if (this.forwardComplete) return;
     const n = this.ids.length;
     const counts = new Int32Array(n + 1);
-    const total = this.baseSlots.length;
-    for (let i = 0; i < total; i++) counts[this.baseSlots[i]! + 1]!++;
+    const bytes = this.baseBytes;
+    // Slot gaps restart with each term: its list is decoded on its own.
+    for (let t = 0; t < this.baseTerms; t++) forEachPosting(bytes, this.baseStart[t]!, this.baseStart[t + 1]!, (slot) => counts[slot + 1]!++);
     for (let s = 0; s < n; s++) counts[s + 1]! += counts[s]!;
-    const terms = new Int32Array(total);
-    const tfs = new Uint32Array(total);
+    const terms = new Int32Array(this.basePostings);
+    const tfs = new Uint32Array(this.basePostings);
     const fill = counts.slice(0, n);
     for (let t = 0; t < this.baseTerms; t++) {
-      const end = this.baseStart[t + 1]!;
-      for (let i = this.baseStart[t]!; i < end; i++) {
-        const at = fill[this.baseSlots[i]!]!++;
+      forEachPosting(bytes, this.baseStart[t]!, this.baseStart[t + 1]!, (slot, packed) => {
+        const at = fill[slot]!++;
         terms[at] = t;
-        tfs[at] = this.baseTfs[i]!;
-      }
+        tfs[at] = packed;
+      });
     }
     for (let s = 0; s < n; s++) {
       if (this.fwdTerms[s] !== undefined) continue;
@@ -513,7 +517,7 @@ export class LexicalIndex<M> {
   compact(): void {
     if (this.metaPending > 0) throw new Error('search: compact before installMeta');
     const c = this.compacted();
-    this.install(c.terms, c.ids, c.metas, c.metaJson, c.flags, c.fieldLens, c.start, c.slots, c.tfs);
+    this.install(c.terms, c.ids, c.metas, c.metaJson, c.flags, c.fieldLens, c.postings);
     this.fwdTerms = c.fwdTerms;
     this.fwdTfs = c.fwdTfs;
     this.forwardComplete = true;
@@ -528,9 +532,9 @@ export class LexicalIndex<M> {
       ids: c.ids,
       meta: c.ids.map((_, s) => c.metaJson[s] ?? this.codec.encode(c.metas[s]!)),
       flags: c.flags.slice(0, c.ids.length),
-      postStart: c.start,
-      postSlots: c.slots,
-      postTfs: c.tfs,
+      postStart: c.postings.start,
+      postCounts: c.postings.counts,
+      postBytes: c.postings.bytes,
       fieldLens: c.fieldLens,
     };
   }
@@ -588,29 +592,37 @@ export class LexicalIndex<M> {
         tfs[at] = packed[i]!;
       }
     }
-    return { terms, ids, metas, metaJson, flags, fwdTerms, fwdTfs, fieldLens, start, slots, tfs };
+    return { terms, ids, metas, metaJson, flags, fwdTerms, fwdTfs, fieldLens, postings: encodePostings(start, slots, tfs) };
   }
 
   /** An index from a snapshot. Throws when the snapshot is inconsistent. */
   static restore<M>(snap: LexicalSnapshot, params: Bm25Params = DEFAULT_BM25, codec: MetaCodec<M> = JSON_CODEC): LexicalIndex<M> {
     const terms = snap.terms === '' ? [] : snap.terms.split('\n');
     const n = snap.ids.length;
-    const total = snap.postSlots.length;
     if (
       !Array.isArray(snap.ids) ||
       (snap.meta !== undefined && (!Array.isArray(snap.meta) || snap.meta.length !== n)) ||
+      !(snap.flags instanceof Uint8Array) ||
       snap.flags.length !== n ||
+      !(snap.fieldLens instanceof Uint32Array) ||
       snap.fieldLens.length !== n * FIELD_COUNT ||
+      !(snap.postStart instanceof Int32Array) ||
+      !(snap.postCounts instanceof Int32Array) ||
+      !(snap.postBytes instanceof Uint8Array) ||
       snap.postStart.length !== terms.length + 1 ||
-      snap.postTfs.length !== total ||
-      snap.postStart[terms.length] !== total
+      snap.postCounts.length !== terms.length ||
+      snap.postStart[0] !== 0 ||
+      snap.postStart[terms.length] !== snap.postBytes.length
     ) {
       throw new Error('search snapshot: inconsistent sizes');
     }
-    for (let t = 0; t < terms.length; t++) if (snap.postStart[t + 1]! < snap.postStart[t]!) throw new Error('search snapshot: inconsistent postings');
-    // Slots are not checked one by one (a restore must be quick): an out-of-range slot reads as a retired one.
+    for (let t = 0; t < terms.length; t++) {
+      if (snap.postStart[t + 1]! < snap.postStart[t]! || snap.postCounts[t]! < 0) throw new Error('search snapshot: inconsistent postings');
+    }
+    // Postings are not decoded to check them (a restore must be quick): an out-of-range slot reads as a retired one.
     const index = new LexicalIndex<M>(params, codec);
-    index.install(terms, snap.ids, new Array(n), snap.meta ?? new Array(n), snap.flags, snap.fieldLens, snap.postStart, snap.postSlots, snap.postTfs);
+    const postings = { start: snap.postStart, counts: snap.postCounts, bytes: snap.postBytes };
+    index.install(terms, snap.ids, new Array(n), snap.meta ?? new Array(n), snap.flags, snap.fieldLens, postings);
     index.metaPending = snap.meta ? 0 : n;
     index.slotMap = undefined;
     index.fwdTerms = new Array(n);
@@ -627,15 +639,14 @@ export class LexicalIndex<M> {
     metaJson: (string | undefined)[],
     flags: Uint8Array,
     fieldLens: Uint32Array,
-    start: Int32Array,
-    slots: Int32Array,
-    tfs: Uint32Array,
+    postings: CodedPostings,
   ) {
     this.terms = terms;
     this.termIds = new Map();
     this.sortedCount = terms.length;
-    this.df = new Array<number>(terms.length);
-    for (let t = 0; t < terms.length; t++) this.df[t] = start[t + 1]! - start[t]!;
+    this.df = Array.from(postings.counts);
+    let total = 0;
+    for (const count of postings.counts) total += count;
     this.ids = ids;
     this.metas = metas;
     this.metaJson = metaJson;
@@ -647,9 +658,9 @@ export class LexicalIndex<M> {
     this.totalLens = new Array<number>(FIELD_COUNT).fill(0);
     for (let s = 0; s < ids.length; s++) for (let f = 0; f < FIELD_COUNT; f++) this.totalLens[f]! += fieldLens[s * FIELD_COUNT + f]!;
     this.baseTerms = terms.length;
-    this.baseStart = start;
-    this.baseSlots = slots;
-    this.baseTfs = tfs;
+    this.baseStart = postings.start;
+    this.baseBytes = postings.bytes;
+    this.basePostings = total;
     this.extra = new Map();
     this.normsValid = false;
     this.generation = ++generations;

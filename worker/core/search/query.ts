@@ -1,6 +1,6 @@
-import type { TypoIndex } from './fuzzy.ts';
+import { typoCandidate, type TypoIndex } from './fuzzy.ts';
 import type { LexicalIndex, QueryTerm } from './lexical.ts';
-import { STOPWORDS, stem, words } from './tokenize.ts';
+import { STOPWORDS, stem, words, type Word } from './tokenize.ts';
 
 /** How much each kind of query term counts, relative to a word found as typed (1). Tuned on CoSQA dev queries. */
 export const QUERY_WEIGHTS = {
@@ -121,11 +121,7 @@ export interface AnalysedQuery {
  * of (FlexSearch proposes, edit distance decides). Stopwords are dropped unless the query has nothing else.
  */
 export function analyseQuery(index: LexicalIndex<unknown>, typos: TypoIndex | undefined, text: string): AnalysedQuery {
-  let list = words(text);
-  const meaningful = list.filter((w) => !(w.parts.length === 0 && w.whole !== undefined && STOPWORDS.has(w.whole)));
-  if (meaningful.length > 0) list = meaningful;
-  list = list.slice(0, MAX_QUERY_WORDS);
-
+  const list = queryWords(text);
   const out: QueryTerm[] = [];
   list.forEach((word, i) => {
     const seen = new Set<number>();
@@ -134,8 +130,7 @@ export function analyseQuery(index: LexicalIndex<unknown>, typos: TypoIndex | un
       seen.add(term);
       out.push({ term, weight, word: i, exact });
     };
-    // The stem, or the word as typed when that is a known term (a stem of something else: `argpars`).
-    const whole = (word.whole === undefined ? undefined : index.termId(word.whole)) ?? index.termId(word.raw);
+    const whole = knownTerm(index, word);
     add(whole, 1, true);
     for (const part of word.parts) add(index.termId(part), QUERY_WEIGHTS.part, true);
     if (word.whole !== undefined && word.parts.length === 0) {
@@ -152,6 +147,23 @@ export function analyseQuery(index: LexicalIndex<unknown>, typos: TypoIndex | un
     }
   });
   return { terms: out, words: list.length };
+}
+
+/** Whether analysing `text` looks typos up (it has a word the index does not know): the caller loads the typo index first. */
+export function needsTypos(index: LexicalIndex<unknown>, text: string): boolean {
+  return queryWords(text).some((word) => word.whole !== undefined && knownTerm(index, word) === undefined && typoCandidate(word.whole));
+}
+
+/** The words a query is analysed into: stopwords dropped unless the query has nothing else, at most MAX_QUERY_WORDS. */
+function queryWords(text: string): Word[] {
+  const list = words(text);
+  const meaningful = list.filter((w) => !(w.parts.length === 0 && w.whole !== undefined && STOPWORDS.has(w.whole)));
+  return (meaningful.length > 0 ? meaningful : list).slice(0, MAX_QUERY_WORDS);
+}
+
+/** The word's term: its stem, or the word as typed when that is a known term (a stem of something else: `argpars`). */
+function knownTerm(index: LexicalIndex<unknown>, word: Word): number | undefined {
+  return (word.whole === undefined ? undefined : index.termId(word.whole)) ?? index.termId(word.raw);
 }
 
 /**

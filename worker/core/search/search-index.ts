@@ -4,6 +4,7 @@ import type { Store } from '../store/store.ts';
 import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
 import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical.ts';
+import { needsTypos } from './query.ts';
 import { unref } from '../timers.ts';
 
 /**
@@ -16,9 +17,10 @@ import { unref } from '../timers.ts';
  * - The snapshot (the compacted index and its seq) lives in the store's `indexes` collection. It is written
  *   in the background, a moment after the index changed, in a transaction of its own; a user's write never
  *   waits for it to be computed. It is ignored and rebuilt when missing, unreadable, of another format
- *   version, or older than the change log reaches back. The documents' metadata (a third of its size) is
- *   saved in a record of its own, `search.meta`, in the same transaction, and read only when a caller
- *   needs it (filters, tags, related): a worker's first plain query does without it.
+ *   version, or older than the change log reaches back. Two parts are saved in records of their own, in
+ *   the same transaction, and read only when needed, so that a worker's first plain query does without
+ *   them: the documents' metadata (`search.meta`, a third of the size; filters, tags, related) and the
+ *   typo index (`search.typos`; a query with a word the index does not know).
  * - While loaded, the index follows the feed: a burst of writes is applied in the background, so the next
  *   search finds little to catch up on and the snapshot stays fresh.
  * - Loading, catching up and taking the snapshot run one at a time.
@@ -35,32 +37,39 @@ export interface SearchIndexOptions {
 /** The snapshot's record id in the `indexes` collection, and its format version (bump on any change of layout or analysis). */
 export const SNAPSHOT_ID = 'search';
 export const SNAPSHOT_META_ID = 'search.meta';
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_TYPOS_ID = 'search.typos';
+export const SNAPSHOT_VERSION = 6;
 
 export interface SearchSnapshot {
   id: string;
   version: number;
   seq: number;
   saved: string;
-  /** Without `meta`: see SearchMetaSnapshot. */
+  /** Without `meta`: see SnapshotPart. */
   data: LexicalSnapshot;
-  /** The typo index (FlexSearch's export), so that the first fuzzy query after a restart need not build it. */
-  typos?: [string, string][];
 }
 
-/** The documents' metadata of the snapshot with the same `version`, `seq` and `saved` (LexicalSnapshot.meta). */
-export interface SearchMetaSnapshot {
+/**
+ * A part of the snapshot with the same `version`, `seq` and `saved`, in a record of its own: `search.meta`,
+ * the documents' metadata (LexicalSnapshot.meta), and `search.typos`, the typo index (FlexSearch's export,
+ * so that the first fuzzy query after a restart need not build it).
+ */
+export interface SnapshotPart<T> {
   id: string;
   version: number;
   seq: number;
   saved: string;
-  data: string[];
+  data: T;
 }
+export type SearchMetaSnapshot = SnapshotPart<string[]>;
+export type SearchTyposSnapshot = SnapshotPart<[string, string][]>;
 
 /** What a caller of `current()` reads from the index. */
 export interface CurrentOptions {
   /** The documents' metadata (`metaOf`, `meta`). Default true; a plain ranked query can do without. */
   meta?: boolean;
+  /** The query the caller will analyse: the typo index is loaded when it has a word the index does not know. */
+  query?: string;
 }
 
 /** A snapshot is written at most once every this many times what writing the last one took. */
@@ -85,8 +94,11 @@ export class SearchIndex {
    * catch-up that follows a load has nothing to read (one IndexedDB round trip less on a worker's start).
    */
   private loadedAt: number | undefined;
-  /** The snapshot the index was restored from, while its metadata is still to be read. */
-  private restored: { seq: number; saved: string } | undefined;
+  /**
+   * The snapshot the index was restored from, while a part of it is still to be read, with the vocabulary
+   * its typo index was saved for.
+   */
+  private restored: { seq: number; saved: string; meta: boolean; typos: boolean; vocabulary: { generation: number; size: number } } | undefined;
   /** How the last load went, for diagnostics and tests. */
   lastLoad: { from: 'snapshot' | 'rebuild'; ms: number; documents: number } | undefined;
 
@@ -104,13 +116,18 @@ export class SearchIndex {
   async current(timing?: { load?: number; catchUp?: number }, options: CurrentOptions = {}): Promise<LexicalIndex<DocMeta>> {
     await this.exclusive(async () => {
       const t0 = performance.now();
-      const loading = !this.loaded || (options.meta !== false && this.restored !== undefined);
+      const loading = !this.loaded || (options.meta !== false && this.restored?.meta === true);
       if (!this.loaded) await this.load();
       if (options.meta !== false) await this.loadMeta();
-      if (timing && loading) timing.load = performance.now() - t0;
       const t1 = performance.now();
       await this.catchUp();
-      if (timing) timing.catchUp = performance.now() - t1;
+      const t2 = performance.now();
+      const typos = options.query !== undefined && this.restored?.typos === true && needsTypos(this.lexical, options.query);
+      if (typos) await this.loadTypos();
+      if (timing) {
+        if (loading || typos) timing.load = t1 - t0 + (performance.now() - t2);
+        timing.catchUp = t2 - t1;
+      }
     });
     return this.lexical;
   }
@@ -143,9 +160,9 @@ export class SearchIndex {
     if (snapshot) {
       try {
         this.lexical = LexicalIndex.restore({ ...snapshot.data, meta: undefined }, DEFAULT_BM25, DOC_META_CODEC);
-        this.typos.restore(Array.isArray(snapshot.typos) ? snapshot.typos : undefined);
+        this.typos.restore(undefined);
         this.seq = snapshot.seq;
-        this.restored = { seq: snapshot.seq, saved: snapshot.saved };
+        this.restored = { seq: snapshot.seq, saved: snapshot.saved, meta: true, typos: true, vocabulary: this.typos.vocabulary() };
         this.loaded = true;
         this.lastLoad = { from: 'snapshot', ms: performance.now() - t0, documents: this.lexical.size };
         return;
@@ -159,16 +176,34 @@ export class SearchIndex {
   /** Installs the restored snapshot's metadata; rebuilds the index when it is missing or does not match. */
   private async loadMeta(): Promise<void> {
     const restored = this.restored;
-    if (!restored || this.lexical.hasMeta) return;
-    this.restored = undefined;
+    if (!restored?.meta || this.lexical.hasMeta) return;
+    restored.meta = false;
     try {
-      const record = (await this.ctx.store.read((tx) => tx.get('indexes', SNAPSHOT_META_ID), ['indexes'])) as SearchMetaSnapshot | undefined;
-      if (record?.version !== SNAPSHOT_VERSION || record.seq !== restored.seq || record.saved !== restored.saved) throw new Error('missing or of another snapshot');
-      this.lexical.installMeta(record.data);
+      this.lexical.installMeta(await this.readPart<string[]>(SNAPSHOT_META_ID, restored));
     } catch (error) {
       console.warn(`search: the saved index's metadata is unreadable (${(error as Error).message}); rebuilding the index`);
       await this.rebuild();
     }
+  }
+
+  /** Gives the typo index its saved state; without one (missing, unreadable, vocabulary renumbered) it is rebuilt when first used. */
+  private async loadTypos(): Promise<void> {
+    const restored = this.restored;
+    if (!restored?.typos) return;
+    restored.typos = false;
+    if (this.typos.ready || this.lexical.generation !== restored.vocabulary.generation) return;
+    try {
+      this.typos.restore(await this.readPart<[string, string][]>(SNAPSHOT_TYPOS_ID, restored), restored.vocabulary);
+    } catch (error) {
+      console.warn(`search: the saved typo index is unreadable (${(error as Error).message}); it is rebuilt from the vocabulary`);
+    }
+  }
+
+  /** A part of the snapshot the index was restored from (SnapshotPart). */
+  private async readPart<T>(id: string, restored: { seq: number; saved: string }): Promise<T> {
+    const record = (await this.ctx.store.read((tx) => tx.get('indexes', id), ['indexes'])) as SnapshotPart<T> | undefined;
+    if (record?.version !== SNAPSHOT_VERSION || record.seq !== restored.seq || record.saved !== restored.saved) throw new Error('missing or of another snapshot');
+    return record.data;
   }
 
   private async readSnapshot(): Promise<SearchSnapshot | undefined> {
@@ -259,17 +294,18 @@ export class SearchIndex {
     const records = await this.exclusive(async () => {
       if (!this.dirty || !this.loaded) return undefined;
       await this.loadMeta();
+      await this.loadTypos();
       this.dirty = false;
       const saved = this.ctx.now().toISOString();
       const { meta, ...data } = this.lexical.snapshot();
-      const snapshot: SearchSnapshot = { id: SNAPSHOT_ID, version: SNAPSHOT_VERSION, seq: this.seq, saved, data, typos: this.typos.exportParts() };
-      const metaSnapshot: SearchMetaSnapshot = { id: SNAPSHOT_META_ID, version: SNAPSHOT_VERSION, seq: this.seq, saved, data: meta };
-      return [snapshot, metaSnapshot] as const;
+      const part = <T>(id: string, partData: T): SnapshotPart<T> => ({ id, version: SNAPSHOT_VERSION, seq: this.seq, saved, data: partData });
+      const snapshot: SearchSnapshot = { id: SNAPSHOT_ID, version: SNAPSHOT_VERSION, seq: this.seq, saved, data };
+      return [snapshot, part(SNAPSHOT_META_ID, meta), part(SNAPSHOT_TYPOS_ID, this.typos.exportParts())];
     });
     if (!records) return;
     try {
       await this.ctx.store.write(async (tx) => {
-        await Promise.all([tx.put('indexes', records[0]), tx.put('indexes', records[1])]);
+        await Promise.all(records.map((record) => tx.put('indexes', record)));
       });
     } catch (error) {
       this.dirty = true;

@@ -69,7 +69,7 @@ export async function searchAssets(
   }
   const timing = options.timing ?? {};
   // A plain ranked query reads no document metadata (a worker's first one then skips reading it).
-  const index = await searchIndexFor(ctx).current(timing, { meta: tags.length > 0 });
+  const index = await searchIndexFor(ctx).current(timing, { meta: tags.length > 0, ...(query && { query }) });
   const ranked = timedSync(timing, 'rank', () => {
     const wanted = tags.map((t) => ({ raw: t, lower: t.toLowerCase() }));
     const tagCount = (meta: DocMeta) => wanted.filter((t) => hasTag(meta, t)).length;
@@ -105,7 +105,7 @@ export async function searchWithFilters(
   const space = spaceIds ? new Set(spaceIds.map((r) => r.id)) : undefined;
   const query = input?.query?.trim() ? input.query : undefined;
   const timing = options.timing ?? {};
-  const index = await searchIndexFor(ctx).current(timing);
+  const index = await searchIndexFor(ctx).current(timing, query ? { query } : {});
 
   const inUniverse = (meta: DocMeta, id: string) => (options.pseudo === true || !meta.pseudo) && (!space || space.has(id));
   let phraseMatches = new Map<PhraseCriterion, Set<string>>();
