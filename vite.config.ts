@@ -63,6 +63,8 @@ const LAZY_SCRIPTS: Record<string, string> = {
     "export { ModelOperations } from '@vscode/vscode-languagedetection';",
     "export { default as cpuBackendChunk } from '@vscode/vscode-languagedetection/dist/lib/979.js';",
   ].join('\n'),
+  // FlexSearch, for typo lookups (search/fuzzy.ts).
+  flexsearch: "export { Charset, Index } from 'flexsearch';",
   // transformers.js and onnxruntime-web (embed/select.ts).
   transformers: "export * from './worker/core/embed/transformers.ts';",
 };

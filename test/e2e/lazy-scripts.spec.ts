@@ -1,7 +1,8 @@
 /**
  * The worker's lazy scripts (worker/core/lazy-script.ts): the language model's TF.js code lives in
- * `/lazy/languagedetection-<hash>.js`, not in `/sw.js`, and install keeps it and the model's files in
- * Cache Storage, so that language detection with the model works offline after install.
+ * `/lazy/languagedetection-<hash>.js` and FlexSearch (typo lookups) in `/lazy/flexsearch-<hash>.js`, not
+ * in `/sw.js`, and install keeps them and the model's files in Cache Storage, so that language detection
+ * with the model and typo-tolerant search work offline after install.
  */
 import { fragmentSeed } from '../support/seeds.ts';
 import { expect, stopServiceWorkers, test } from './fixtures.ts';
@@ -48,11 +49,13 @@ test('sw.js leaves the language model out, install caches it, and detection uses
   expect(worker.length).toBeLessThan(600_000);
   expect(worker).not.toContain('tensorflow'); // TF.js (the language model)
   expect(worker).not.toContain('onnxruntime'); // transformers.js's runtime
+  expect(worker).not.toContain('flexsearch.bundle.module.min.js'); // FlexSearch (a path its worker mode rewrites)
 
   await expect.poll(async () => (await page.evaluate(lazyCaches)).flatMap((c) => c.paths)).toEqual(
     expect.arrayContaining([
       expect.stringMatching(/^\/lazy\/languagedetection-[0-9a-f]+\.js$/),
       expect.stringMatching(/^\/lazy\/transformers-[0-9a-f]+\.js$/),
+      expect.stringMatching(/^\/lazy\/flexsearch-[0-9a-f]+\.js$/),
       '/models/vscode-languagedetection/model.json',
       '/models/vscode-languagedetection/group1-shard1of1.bin',
     ]),
@@ -81,5 +84,32 @@ test('sw.js leaves the language model out, install caches it, and detection uses
   } finally {
     await context.setOffline(false);
     await context.unroute(/\/(lazy|models)\//);
+  }
+});
+
+test('a typo lookup in a fresh worker loads FlexSearch from the cache, offline', async ({ appPage: page, context }) => {
+  const search = (query: string) =>
+    page.evaluate(async (q) => {
+      const response = await fetch(`/api/assets/search?query=${encodeURIComponent(q)}&transferables=false`);
+      return ((await response.json()).iterable as { identifier: string }[]).map((r) => r.identifier);
+    }, query);
+  const create = (text: string) =>
+    page.evaluate(async (body) => (await (await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()).id as string, JSON.stringify(fragmentSeed(text)));
+  const id = await create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+  await expect.poll(async () => (await page.evaluate(lazyCaches)).flatMap((c) => c.paths)).toContainEqual(expect.stringMatching(/^\/lazy\/flexsearch-/));
+
+  const network: string[] = [];
+  await context.route(/\/lazy\//, (route) => {
+    network.push(new URL(route.request().url()).pathname);
+    return route.abort('internetdisconnected');
+  });
+  await context.setOffline(true);
+  try {
+    await stopServiceWorkers(page);
+    expect(await search('chekcsum')).toEqual([id]);
+    expect(network).toEqual([]);
+  } finally {
+    await context.setOffline(false);
+    await context.unroute(/\/lazy\//);
   }
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LexicalIndex } from '../../worker/core/search/lexical.ts';
 import { TypoIndex, damerauLevenshtein } from '../../worker/core/search/fuzzy.ts';
 import { analyseQuery } from '../../worker/core/search/query.ts';
@@ -41,6 +41,8 @@ describe('the code-aware tokenizer', () => {
 });
 
 describe('query analysis', () => {
+  beforeAll(() => new TypoIndex(() => new LexicalIndex()).load());
+
   function index(...docs: string[]) {
     const lexical = new LexicalIndex<null>();
     docs.forEach((text, i) => lexical.set(String(i), [[], terms(text), [], [], [], []], null));

@@ -1,12 +1,24 @@
-import { Charset, Index } from 'flexsearch';
+import type { Index } from 'flexsearch';
+import { loadLazyScript } from '../lazy-script.ts';
 import type { LexicalIndex } from './lexical.ts';
+
+/** Defined by the worker build only (see ../lazy-script.ts). */
+declare const TESSERA_LAZY_SCRIPTS: true;
+
+type FlexSearch = Pick<typeof import('flexsearch'), 'Charset' | 'Index'>;
+
+/**
+ * FlexSearch, loaded by `TypoIndex.load()`: in the worker a lazy script (../lazy-script.ts), because its
+ * 49 KB in `/sw.js` slowed every worker start (each 100 KB of script about 7 ms), and a typo lookup is rare.
+ */
+let flexsearch: FlexSearch | undefined;
 
 /**
  * Typo tolerance over the vocabulary. FlexSearch, with its Soundex encoder, proposes the known terms that
  * sound like a word the index does not know; a Damerau-Levenshtein check keeps those within one edit (words
  * of 4-7 letters) or two (longer words). The FlexSearch index holds only the vocabulary (a few tens of
  * thousands of terms, not the documents): it is built on first use, about 8 µs a term, and then follows
- * new terms as they appear.
+ * new terms as they appear. `load()` brings the library first (SearchIndex does, for a query that needs it).
  */
 export class TypoIndex {
   private flex: Index | undefined;
@@ -17,11 +29,24 @@ export class TypoIndex {
 
   constructor(private lexical: () => LexicalIndex<unknown>) {}
 
+  /** Loads FlexSearch (once per worker lifetime); `near` and `exportParts` need it. */
+  async load(): Promise<void> {
+    // The constant test lets esbuild leave the import (and the library) out of the worker bundle.
+    flexsearch ??= typeof TESSERA_LAZY_SCRIPTS !== 'undefined' ? await loadLazyScript<FlexSearch>('flexsearch') : await import('flexsearch');
+  }
+
+  /** Whether `load()` has brought the library. */
+  static get loaded(): boolean {
+    return flexsearch !== undefined;
+  }
+
   /**
    * Brings the FlexSearch index in step with the vocabulary: imports the saved one, or rebuilds after term
    * ids were renumbered, then adds the terms that appeared since.
    */
   sync(): void {
+    if (!flexsearch) throw new Error('search: the typo index was used before load()');
+    const { Charset, Index } = flexsearch;
     const lexical = this.lexical();
     if (!this.flex || this.generation !== lexical.generation) {
       this.flex = new Index({ tokenize: 'strict', encoder: Charset.LatinSoundex });

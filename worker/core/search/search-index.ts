@@ -68,7 +68,7 @@ export type SearchTyposSnapshot = SnapshotPart<[string, string][]>;
 export interface CurrentOptions {
   /** The documents' metadata (`metaOf`, `meta`). Default true; a plain ranked query can do without. */
   meta?: boolean;
-  /** The query the caller will analyse: the typo index is loaded when it has a word the index does not know. */
+  /** The query the caller will analyse: the typo index is loaded (`TypoIndex.load`, the saved one) when it has a word the index does not know. */
   query?: string;
 }
 
@@ -122,8 +122,11 @@ export class SearchIndex {
       const t1 = performance.now();
       await this.catchUp();
       const t2 = performance.now();
-      const typos = options.query !== undefined && this.restored?.typos === true && needsTypos(this.lexical, options.query);
-      if (typos) await this.loadTypos();
+      const typos = options.query !== undefined && (!TypoIndex.loaded || this.restored?.typos === true) && needsTypos(this.lexical, options.query);
+      if (typos) {
+        await this.typos.load();
+        await this.loadTypos();
+      }
       if (timing) {
         if (loading || typos) timing.load = t1 - t0 + (performance.now() - t2);
         timing.catchUp = t2 - t1;
@@ -294,6 +297,7 @@ export class SearchIndex {
     const records = await this.exclusive(async () => {
       if (!this.dirty || !this.loaded) return undefined;
       await this.loadMeta();
+      await this.typos.load();
       await this.loadTypos();
       this.dirty = false;
       const saved = this.ctx.now().toISOString();
