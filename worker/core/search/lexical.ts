@@ -134,8 +134,6 @@ export class LexicalIndex<M> {
   generation = ++generations;
 
   // Query scratch space, reused
-  private norms = new Float64Array(0);
-  private normsValid = false;
   private acc = new Float64Array(0);
   private fieldAcc = new Uint8Array(0);
   private wordAcc = new Uint32Array(0);
@@ -292,7 +290,6 @@ export class LexicalIndex<M> {
     }
     this.slotOf().set(id, slot);
     this.live++;
-    this.normsValid = false;
   }
 
   remove(id: string): boolean {
@@ -309,7 +306,6 @@ export class LexicalIndex<M> {
     this.fwdTfs[slot] = EMPTY_U32;
     this.live--;
     this.dead++;
-    this.normsValid = false;
     return true;
   }
 
@@ -366,13 +362,28 @@ export class LexicalIndex<M> {
     const acc = this.acc;
     const fieldAcc = this.fieldAcc;
     const wordAcc = this.wordAcc;
-    const norms = this.norms;
+    // Length normalisation of field f for a field of `len` terms: weight / (1 - b + b * len / avg), computed
+    // for the postings a query visits (a table for every slot cost a worker's first query ~7 ms to fill).
+    const { b, weights } = this.params;
+    const fieldWeight = new Float64Array(FIELD_COUNT);
+    const fieldBase = new Float64Array(FIELD_COUNT);
+    const fieldPerTerm = new Float64Array(FIELD_COUNT);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const avg = this.live > 0 ? this.totalLens[f]! / this.live : 0;
+      fieldWeight[f] = weights[f]!;
+      fieldBase[f] = avg > 0 ? 1 - b[f]! : 1;
+      fieldPerTerm[f] = avg > 0 ? b[f]! / avg : 0;
+    }
+    const lens = this.fieldLens;
     // 0: not seen, 1: rejected, 2: accepted (only used with `accept`)
     const seen = this.seen;
     const touched: number[] = [];
     const checked: number[] = [];
 
-    const visit = (slot: number, packed: number, weight: number, wordBit: number) => {
+    // The query term being visited: its weight and its word's bit in the exact-match mask.
+    let weight = 0;
+    let wordBit = 0;
+    const visit = (slot: number, packed: number) => {
       if (this.ids[slot] === undefined) return;
       if (accept) {
         const state = seen[slot];
@@ -392,7 +403,7 @@ export class LexicalIndex<M> {
       for (let f = 0; f < FIELD_COUNT; f++) {
         const c = (packed >>> (f * TF_BITS)) & TF_MAX;
         if (c) {
-          tf += c * norms[base + f]!;
+          tf += (c * fieldWeight[f]!) / (fieldBase[f]! + fieldPerTerm[f]! * lens[base + f]!);
           fields |= 1 << f;
         }
       }
@@ -403,14 +414,12 @@ export class LexicalIndex<M> {
     };
 
     for (const q of query) {
-      const weight = q.weight * this.idf(q.term);
+      weight = q.weight * this.idf(q.term);
       if (weight <= 0) continue;
-      const wordBit = q.exact ? 1 << q.word : 0;
-      if (q.term < this.baseTerms) {
-        forEachPosting(this.baseBytes, this.baseStart[q.term]!, this.baseStart[q.term + 1]!, (slot, packed) => visit(slot, packed, weight, wordBit));
-      }
+      wordBit = q.exact ? 1 << q.word : 0;
+      if (q.term < this.baseTerms) forEachPosting(this.baseBytes, this.baseStart[q.term]!, this.baseStart[q.term + 1]!, visit);
       const list = this.extra.get(q.term);
-      if (list) for (let i = 0; i < list.length; i += 2) visit(list[i]!, list[i + 1]!, weight, wordBit);
+      if (list) for (let i = 0; i < list.length; i += 2) visit(list[i]!, list[i + 1]!);
     }
 
     const top = topK(touched, acc, limit);
@@ -429,7 +438,7 @@ export class LexicalIndex<M> {
     return hits;
   }
 
-  /** Sizes the scratch arrays and refreshes the per-slot length normalisation after changes. */
+  /** Sizes the scratch arrays. */
   private prepare(n: number) {
     if (this.acc.length < n) {
       const size = Math.max(n, this.acc.length * 2, 1024);
@@ -438,27 +447,11 @@ export class LexicalIndex<M> {
       this.wordAcc = new Uint32Array(size);
       this.seen = new Uint8Array(size);
     }
-    if (this.normsValid && this.norms.length >= n * FIELD_COUNT) return;
-    if (this.norms.length < n * FIELD_COUNT) this.norms = new Float64Array(Math.max(n * FIELD_COUNT, this.norms.length * 2));
-    const { b, weights } = this.params;
-    const avg = this.totalLens.map((total) => (this.live > 0 ? total / this.live : 0));
-    const lens = this.fieldLens;
-    const norms = this.norms;
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const bf = b[f]!;
-      const wf = weights[f]!;
-      const af = avg[f]!;
-      for (let s = 0, i = f; s < n; s++, i += FIELD_COUNT) {
-        norms[i] = af > 0 ? wf / (1 - bf + (bf * lens[i]!) / af) : wf;
-      }
-    }
-    this.normsValid = true;
   }
 
   /** Changes BM25 parameters (tuning); the next query uses them. */
   setParams(params: Bm25Params) {
     this.params = params;
-    this.normsValid = false;
   }
 
   /** A term's id: binary search in the sorted part, then the terms added since. */
@@ -662,7 +655,6 @@ export class LexicalIndex<M> {
     this.baseBytes = postings.bytes;
     this.basePostings = total;
     this.extra = new Map();
-    this.normsValid = false;
     this.generation = ++generations;
   }
 }
