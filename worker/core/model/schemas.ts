@@ -40,23 +40,25 @@ export * from './enums.ts';
 export const opt = <T extends z.ZodType>(s: T) => s.nullish();
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const UuidSchema = z.string().regex(UUID_RE, 'expected a UUID');
+export const UuidSchema = lazySchema(() => z.string().regex(UUID_RE, 'expected a UUID'));
 
 /** Non-UUID ids: any non-empty string. */
-export const IdSchema = z.string().min(1);
+export const IdSchema = lazySchema(() => z.string().min(1));
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/;
 /** ISO-8601 date-time string (`YYYY-MM-DDTHH:MM:SS(.sss)?(Z|±hh:mm)?`) that `new Date()` parses. */
-export const IsoDateSchema = z
-  .string()
-  .regex(ISO_RE, 'expected an ISO-8601 date-time')
-  .refine((s) => !Number.isNaN(new Date(s).getTime()), 'invalid date');
+export const IsoDateSchema = lazySchema(() =>
+  z
+    .string()
+    .regex(ISO_RE, 'expected an ISO-8601 date-time')
+    .refine((s) => !Number.isNaN(new Date(s).getTime()), 'invalid date'),
+);
 
 /** `map<string, number>` (id → position; -1 means removed). */
-export const IndicesSchema = z.record(z.string(), z.number());
+export const IndicesSchema = lazySchema(() => z.record(z.string(), z.number()));
 
-const MechanismsMapSchema = z.record(z.string(), MechanismEnumSchema);
-const LooseMapSchema = z.record(z.string(), z.unknown());
+const MechanismsMapSchema = lazySchema(() => z.record(z.string(), MechanismEnumSchema));
+const LooseMapSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /**
  * Each model is written as `XFields` (a function returning the shape), `interface XShape extends
@@ -77,11 +79,11 @@ export const EmbeddedModelSchemaSchema: z.ZodObject<EmbeddedModelSchemaShape> =
   lazySchema(() => z.object(EmbeddedModelSchemaFields()));
 export type EmbeddedModelSchema = z.infer<typeof EmbeddedModelSchemaSchema>;
 
-/** Every model carries an optional `schema`. */
-const base = { schema: opt(EmbeddedModelSchemaSchema) };
+/** Every model carries an optional `schema` (a function: `opt()` builds the schema it wraps, so not at start). */
+const base = () => ({ schema: opt(EmbeddedModelSchemaSchema) });
 
 const ScoreFields = () => ({
-  ...base,
+  ...base(),
   manual: z.number(),
   automatic: z.number(),
   priority: opt(z.number()),
@@ -95,7 +97,7 @@ export const ScoreSchema: z.ZodObject<ScoreShape> = lazySchema(() => z.object(Sc
 export type Score = z.infer<typeof ScoreSchema>;
 
 const GroupedTimestampFields = () => ({
-  ...base,
+  ...base(),
   value: z.union([IsoDateSchema, z.date()]),
   readable: opt(z.string()),
 });
@@ -106,7 +108,7 @@ export type GroupedTimestamp = z.infer<typeof GroupedTimestampSchema>;
 
 /** Shape of `Referenced<X>`: REQ `id` · opt `reference`. */
 const referencedFields = <R extends z.ZodType>(reference: R) => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   reference: opt(reference),
 });
@@ -116,7 +118,7 @@ const OpaqueReferencedSchema = lazySchema(() => z.object(referencedFields(z.unkn
 
 /** Shape of `Flattened<X>s` (and of most `<X>s`): REQ `iterable` · opt `indices`, `score`. */
 const flattenedFields = <R extends z.ZodType>(ref: R) => ({
-  ...base,
+  ...base(),
   iterable: z.array(ref),
   indices: opt(IndicesSchema),
   score: opt(ScoreSchema),
@@ -127,7 +129,7 @@ const flattenedFields = <R extends z.ZodType>(ref: R) => ({
 // ---------------------------------------------------------------------------
 
 const ByteDescriptorFields = () => ({
-  ...base,
+  ...base(),
   value: z.number(),
   readable: z.string(),
 });
@@ -137,7 +139,7 @@ export const ByteDescriptorSchema: z.ZodObject<ByteDescriptorShape> =
 export type ByteDescriptor = z.infer<typeof ByteDescriptorSchema>;
 
 const ClassificationFields = () => ({
-  ...base,
+  ...base(),
   generic: ClassificationGenericEnumSchema,
   specific: ClassificationSpecificEnumSchema,
   rendering: opt(ClassificationRenderingEnumSchema),
@@ -148,7 +150,7 @@ export const ClassificationSchema: z.ZodObject<ClassificationShape> =
 export type Classification = z.infer<typeof ClassificationSchema>;
 
 const SeededClassificationFields = () => ({
-  ...base,
+  ...base(),
   generic: opt(ClassificationGenericEnumSchema),
   specific: opt(ClassificationSpecificEnumSchema),
   rendering: opt(ClassificationRenderingEnumSchema),
@@ -159,7 +161,7 @@ export const SeededClassificationSchema: z.ZodObject<SeededClassificationShape> 
 export type SeededClassification = z.infer<typeof SeededClassificationSchema>;
 
 const SeededAssetEnrichmentFields = () => ({
-  ...base,
+  ...base(),
   tags: opt(z.number()),
   websites: opt(z.number()),
   persons: opt(z.number()),
@@ -171,7 +173,7 @@ export const SeededAssetEnrichmentSchema: z.ZodObject<SeededAssetEnrichmentShape
 export type SeededAssetEnrichment = z.infer<typeof SeededAssetEnrichmentSchema>;
 
 const ApplicationFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   name: ApplicationNameEnumSchema,
   version: z.string(),
@@ -188,7 +190,7 @@ export const ApplicationSchema: z.ZodObject<ApplicationShape> = lazySchema(() =>
 export type Application = z.infer<typeof ApplicationSchema>;
 
 const TransferableStringFields = () => ({
-  ...base,
+  ...base(),
   raw: opt(z.string()),
   base64: opt(z.string()),
   base64_url: opt(z.string()),
@@ -200,7 +202,7 @@ export const TransferableStringSchema: z.ZodObject<TransferableStringShape> =
 export type TransferableString = z.infer<typeof TransferableStringSchema>;
 
 const TransferableBytesFields = () => ({
-  ...base,
+  ...base(),
   raw: opt(z.array(z.number())),
   base64: opt(z.array(z.number())),
   base64_url: opt(z.array(z.number())),
@@ -212,7 +214,7 @@ export const TransferableBytesSchema: z.ZodObject<TransferableBytesShape> =
 export type TransferableBytes = z.infer<typeof TransferableBytesSchema>;
 
 const FragmentMetadataFields = () => ({
-  ...base,
+  ...base(),
   ext: opt(ClassificationSpecificEnumSchema),
 });
 export interface FragmentMetadataShape extends ShapeOf<typeof FragmentMetadataFields> {}
@@ -221,7 +223,7 @@ export const FragmentMetadataSchema: z.ZodObject<FragmentMetadataShape> =
 export type FragmentMetadata = z.infer<typeof FragmentMetadataSchema>;
 
 const FileMetadataFields = () => ({
-  ...base,
+  ...base(),
   name: opt(z.string()),
   ext: opt(ClassificationSpecificEnumSchema),
   size: opt(z.number()),
@@ -231,7 +233,7 @@ export const FileMetadataSchema: z.ZodObject<FileMetadataShape> = lazySchema(() 
 export type FileMetadata = z.infer<typeof FileMetadataSchema>;
 
 const FragmentFormatFields = () => ({
-  ...base,
+  ...base(),
   string: opt(TransferableStringSchema),
   bytes: opt(TransferableBytesSchema),
   metadata: opt(FragmentMetadataSchema),
@@ -242,7 +244,7 @@ export const FragmentFormatSchema: z.ZodObject<FragmentFormatShape> =
 export type FragmentFormat = z.infer<typeof FragmentFormatSchema>;
 
 const FileFormatFields = () => ({
-  ...base,
+  ...base(),
   bytes: opt(TransferableBytesSchema),
   string: opt(TransferableStringSchema),
 });
@@ -251,7 +253,7 @@ export const FileFormatSchema: z.ZodObject<FileFormatShape> = lazySchema(() => z
 export type FileFormat = z.infer<typeof FileFormatSchema>;
 
 const SeededFragmentFields = () => ({
-  ...base,
+  ...base(),
   string: opt(TransferableStringSchema),
   bytes: opt(TransferableBytesSchema),
   metadata: opt(FragmentMetadataSchema),
@@ -262,7 +264,7 @@ export const SeededFragmentSchema: z.ZodObject<SeededFragmentShape> =
 export type SeededFragment = z.infer<typeof SeededFragmentSchema>;
 
 const SeededFileFields = () => ({
-  ...base,
+  ...base(),
   bytes: opt(TransferableBytesSchema),
   string: opt(TransferableStringSchema),
   metadata: opt(FileMetadataSchema),
@@ -272,7 +274,7 @@ export const SeededFileSchema: z.ZodObject<SeededFileShape> = lazySchema(() => z
 export type SeededFile = z.infer<typeof SeededFileSchema>;
 
 const SeededFormatFields = () => ({
-  ...base,
+  ...base(),
   file: opt(SeededFileSchema),
   fragment: opt(SeededFragmentSchema),
   classification: opt(SeededClassificationSchema),
@@ -399,7 +401,7 @@ export const FlattenedSensitivesSchema: z.ZodObject<FlattenedSensitivesShape> =
   lazySchema(() => z.object(FlattenedSensitivesFields()));
 export type FlattenedSensitives = z.infer<typeof FlattenedSensitivesSchema>;
 /** Not a collection object: `FlattenedShare[]`. */
-export const FlattenedSharesSchema = z.array(z.unknown());
+export const FlattenedSharesSchema = lazySchema(() => z.array(z.unknown()));
 export type FlattenedShares = z.infer<typeof FlattenedSharesSchema>;
 const FlattenedRangesFields = () => ({
   ...flattenedFields(OpaqueReferencedSchema),
@@ -441,7 +443,7 @@ export type FlattenedWorkstreamPatternEngineSourceWindows = z.infer<
 >;
 
 const FlattenedUserProfileFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   email: opt(z.string()),
   name: opt(z.string()),
@@ -459,7 +461,7 @@ export type FlattenedUserProfile = z.infer<typeof FlattenedUserProfileSchema>;
 // ---------------------------------------------------------------------------
 
 const FlattenedPreviewFields = () => ({
-  ...base,
+  ...base(),
   base: IdSchema,
   overlay: opt(IdSchema),
 });
@@ -469,7 +471,7 @@ export const FlattenedPreviewSchema: z.ZodObject<FlattenedPreviewShape> =
 export type FlattenedPreview = z.infer<typeof FlattenedPreviewSchema>;
 
 const FlattenedFormatFields = () => ({
-  ...base,
+  ...base(),
   id: UuidSchema,
   creator: z.string(),
   classification: ClassificationSchema,
@@ -501,7 +503,7 @@ export const ReferencedFormatSchema: z.ZodObject<ReferencedFormatShape> =
 export type ReferencedFormat = z.infer<typeof ReferencedFormatSchema>;
 
 const FlattenedFormatsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(ReferencedFormatSchema),
 });
 export interface FlattenedFormatsShape extends ShapeOf<typeof FlattenedFormatsFields> {}
@@ -510,7 +512,7 @@ export const FlattenedFormatsSchema: z.ZodObject<FlattenedFormatsShape> =
 export type FlattenedFormats = z.infer<typeof FlattenedFormatsSchema>;
 
 const FlattenedAssetFields = () => ({
-  ...base,
+  ...base(),
   id: UuidSchema,
   creator: z.string(),
   created: GroupedTimestampSchema,
@@ -548,7 +550,7 @@ export const FlattenedAssetSchema: z.ZodObject<FlattenedAssetShape> =
 export type FlattenedAsset = z.infer<typeof FlattenedAssetSchema>;
 
 const ReferencedAssetFields = () => ({
-  ...base,
+  ...base(),
   id: UuidSchema,
   reference: opt(FlattenedAssetSchema),
 });
@@ -559,7 +561,7 @@ export type ReferencedAsset = z.infer<typeof ReferencedAssetSchema>;
 
 /** The one Flattened collection whose `iterable` is optional. */
 const FlattenedAssetsFields = () => ({
-  ...base,
+  ...base(),
   iterable: opt(z.array(ReferencedAssetSchema)),
   indices: opt(IndicesSchema),
   score: opt(ScoreSchema),
@@ -570,7 +572,7 @@ export const FlattenedAssetsSchema: z.ZodObject<FlattenedAssetsShape> =
 export type FlattenedAssets = z.infer<typeof FlattenedAssetsSchema>;
 
 const PseudoAssetsFields = () => ({
-  ...base,
+  ...base(),
   identifiers: opt(FlattenedAssetsSchema),
 });
 export interface PseudoAssetsShape extends ShapeOf<typeof PseudoAssetsFields> {}
@@ -578,7 +580,7 @@ export const PseudoAssetsSchema: z.ZodObject<PseudoAssetsShape> = lazySchema(() 
 export type PseudoAssets = z.infer<typeof PseudoAssetsSchema>;
 
 const PreviewFields = () => ({
-  ...base,
+  ...base(),
   base: ReferencedFormatSchema,
   overlay: opt(ReferencedFormatSchema),
 });
@@ -590,9 +592,9 @@ export type Preview = z.infer<typeof PreviewSchema>;
 // Activities, formats
 // ---------------------------------------------------------------------------
 
-const trackedEvent = opt(LooseMapSchema);
+const trackedEvent = lazySchema(() => opt(LooseMapSchema));
 const SeededConnectorTrackingFields = () => ({
-  ...base,
+  ...base(),
   format: trackedEvent,
   asset: trackedEvent,
   interaction: trackedEvent,
@@ -611,7 +613,7 @@ export const SeededConnectorTrackingSchema: z.ZodObject<SeededConnectorTrackingS
 export type SeededConnectorTracking = z.infer<typeof SeededConnectorTrackingSchema>;
 
 const ActivityFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   created: GroupedTimestampSchema,
   updated: GroupedTimestampSchema,
@@ -629,7 +631,7 @@ export const ActivitySchema: z.ZodObject<ActivityShape> = lazySchema(() => z.obj
 export type Activity = z.infer<typeof ActivitySchema>;
 
 const ActivitiesFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(ActivitySchema),
 });
 export interface ActivitiesShape extends ShapeOf<typeof ActivitiesFields> {}
@@ -637,7 +639,7 @@ export const ActivitiesSchema: z.ZodObject<ActivitiesShape> = lazySchema(() => z
 export type Activities = z.infer<typeof ActivitiesSchema>;
 
 const FormatFields = () => ({
-  ...base,
+  ...base(),
   id: UuidSchema,
   creator: z.string(),
   classification: ClassificationSchema,
@@ -662,7 +664,7 @@ export const FormatSchema: z.ZodObject<FormatShape> = lazySchema(() => z.object(
 export type Format = z.infer<typeof FormatSchema>;
 
 const FormatsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(FormatSchema),
 });
 export interface FormatsShape extends ShapeOf<typeof FormatsFields> {}
@@ -674,7 +676,7 @@ export type Formats = z.infer<typeof FormatsSchema>;
 // ---------------------------------------------------------------------------
 
 const ModelMaxTokensFields = () => ({
-  ...base,
+  ...base(),
   total: z.number().nullable(),
   input: opt(z.number()),
   output: opt(z.number()),
@@ -685,7 +687,7 @@ export const ModelMaxTokensSchema: z.ZodObject<ModelMaxTokensShape> =
 export type ModelMaxTokens = z.infer<typeof ModelMaxTokensSchema>;
 
 const ModelFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   version: z.string(),
   created: GroupedTimestampSchema,
@@ -715,7 +717,7 @@ export const ModelSchema: z.ZodObject<ModelShape> = lazySchema(() => z.object(Mo
 export type Model = z.infer<typeof ModelSchema>;
 
 const ModelsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(ModelSchema),
   score: opt(ScoreSchema),
 });
@@ -724,7 +726,7 @@ export const ModelsSchema: z.ZodObject<ModelsShape> = lazySchema(() => z.object(
 export type Models = z.infer<typeof ModelsSchema>;
 
 const UserProfileFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   aesthetics: z.looseObject({}),
   picture: opt(z.string()),
@@ -744,7 +746,7 @@ export const UserProfileSchema: z.ZodObject<UserProfileShape> = lazySchema(() =>
 export type UserProfile = z.infer<typeof UserProfileSchema>;
 
 const PersonBasicTypeFields = () => ({
-  ...base,
+  ...base(),
   username: opt(z.string()),
   name: opt(z.string()),
   picture: opt(z.string()),
@@ -759,7 +761,7 @@ export const PersonBasicTypeSchema: z.ZodObject<PersonBasicTypeShape, z.core.$lo
 export type PersonBasicType = z.infer<typeof PersonBasicTypeSchema>;
 
 const PersonTypeFields = () => ({
-  ...base,
+  ...base(),
   basic: opt(PersonBasicTypeSchema),
   platform: opt(UserProfileSchema),
 });
@@ -768,7 +770,7 @@ export const PersonTypeSchema: z.ZodObject<PersonTypeShape> = lazySchema(() => z
 export type PersonType = z.infer<typeof PersonTypeSchema>;
 
 const PersonFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   created: GroupedTimestampSchema,
   updated: GroupedTimestampSchema,
@@ -804,7 +806,7 @@ export type Persons = z.infer<typeof PersonsSchema>;
 // ---------------------------------------------------------------------------
 
 const TagFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   text: z.string(),
   created: GroupedTimestampSchema,
@@ -836,7 +838,7 @@ export const TagsSchema: z.ZodObject<TagsShape> = lazySchema(() => z.object(Tags
 export type Tags = z.infer<typeof TagsSchema>;
 
 const WebsiteFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   url: z.string(),
   name: z.string(),
@@ -867,7 +869,7 @@ export const WebsitesSchema: z.ZodObject<WebsitesShape> = lazySchema(() => z.obj
 export type Websites = z.infer<typeof WebsitesSchema>;
 
 const WorkstreamSummaryFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   created: GroupedTimestampSchema,
   updated: GroupedTimestampSchema,
@@ -903,7 +905,7 @@ export const WorkstreamSummariesSchema: z.ZodObject<WorkstreamSummariesShape> =
 export type WorkstreamSummaries = z.infer<typeof WorkstreamSummariesSchema>;
 
 const AnnotationFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   created: GroupedTimestampSchema,
   updated: GroupedTimestampSchema,
@@ -940,7 +942,7 @@ export const AnnotationsSchema: z.ZodObject<AnnotationsShape> = lazySchema(() =>
 export type Annotations = z.infer<typeof AnnotationsSchema>;
 
 const HintFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   created: GroupedTimestampSchema,
   updated: GroupedTimestampSchema,
@@ -963,7 +965,7 @@ export type Hints = z.infer<typeof HintsSchema>;
 
 /** Only `task` / `conversation` sub-pipelines; their contents are passed through. */
 const QGPTPromptPipelineFields = () => ({
-  ...base,
+  ...base(),
   task: opt(z.unknown()),
   conversation: opt(z.unknown()),
 });
@@ -973,7 +975,7 @@ export const QGPTPromptPipelineSchema: z.ZodObject<QGPTPromptPipelineShape, z.co
 export type QGPTPromptPipeline = z.infer<typeof QGPTPromptPipelineSchema>;
 
 const ConversationFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   created: GroupedTimestampSchema,
   updated: GroupedTimestampSchema,
@@ -1004,7 +1006,7 @@ export const ConversationsSchema: z.ZodObject<ConversationsShape> = lazySchema((
 export type Conversations = z.infer<typeof ConversationsSchema>;
 
 const ConversationMessageFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   created: GroupedTimestampSchema,
   updated: GroupedTimestampSchema,
@@ -1039,11 +1041,11 @@ export const ConversationMessagesSchema: z.ZodObject<ConversationMessagesShape> 
 export type ConversationMessages = z.infer<typeof ConversationMessagesSchema>;
 
 /** Placeholders: elements are not validated. */
-const SharesFields = () => ({ ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
+const SharesFields = () => ({ ...base(), iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
 export interface SharesShape extends ShapeOf<typeof SharesFields> {}
 export const SharesSchema: z.ZodObject<SharesShape> = lazySchema(() => z.object(SharesFields()));
 export type Shares = z.infer<typeof SharesSchema>;
-const SensitivesFields = () => ({ ...base, iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
+const SensitivesFields = () => ({ ...base(), iterable: z.array(z.unknown()), score: opt(ScoreSchema) });
 export interface SensitivesShape extends ShapeOf<typeof SensitivesFields> {}
 export const SensitivesSchema: z.ZodObject<SensitivesShape> = lazySchema(() => z.object(SensitivesFields()));
 export type Sensitives = z.infer<typeof SensitivesSchema>;
@@ -1057,7 +1059,7 @@ export type Anchors = z.infer<typeof AnchorsSchema>;
 // ---------------------------------------------------------------------------
 
 const AssetFields = () => ({
-  ...base,
+  ...base(),
   id: UuidSchema,
   creator: z.string(),
   created: GroupedTimestampSchema,
@@ -1103,7 +1105,7 @@ export type Assets = z.infer<typeof AssetsSchema>;
 // ---------------------------------------------------------------------------
 
 const SearchedAssetFields = () => ({
-  ...base,
+  ...base(),
   exact: z.boolean(),
   score: z.number(),
   match: SearchedMatchEnumSchema,
@@ -1116,7 +1118,7 @@ export const SearchedAssetSchema: z.ZodObject<SearchedAssetShape> = lazySchema((
 export type SearchedAsset = z.infer<typeof SearchedAssetSchema>;
 
 const SearchedAssetsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(SearchedAssetSchema),
   suggested: z.number(),
   exact: z.number(),
@@ -1128,7 +1130,7 @@ export type SearchedAssets = z.infer<typeof SearchedAssetsSchema>;
 
 /** Note the wire spelling `identifers`. */
 const AssetSearchSpaceFields = () => ({
-  ...base,
+  ...base(),
   identifers: FlattenedAssetsSchema,
 });
 export interface AssetSearchSpaceShape extends ShapeOf<typeof AssetSearchSpaceFields> {}
@@ -1137,7 +1139,7 @@ export const AssetSearchSpaceSchema: z.ZodObject<AssetSearchSpaceShape> =
 export type AssetSearchSpace = z.infer<typeof AssetSearchSpaceSchema>;
 
 const AssetFilterPhraseOptionsFields = () => ({
-  ...base,
+  ...base(),
   annotation: opt(AnnotationTypeEnumSchema),
 });
 export interface AssetFilterPhraseOptionsShape extends ShapeOf<typeof AssetFilterPhraseOptionsFields> {}
@@ -1146,7 +1148,7 @@ export const AssetFilterPhraseOptionsSchema: z.ZodObject<AssetFilterPhraseOption
 export type AssetFilterPhraseOptions = z.infer<typeof AssetFilterPhraseOptionsSchema>;
 
 const AssetFilterPhraseFields = () => ({
-  ...base,
+  ...base(),
   value: opt(z.string()),
   annotation: opt(z.boolean()),
   title: opt(z.boolean()),
@@ -1159,7 +1161,7 @@ export const AssetFilterPhraseSchema: z.ZodObject<AssetFilterPhraseShape> =
 export type AssetFilterPhrase = z.infer<typeof AssetFilterPhraseSchema>;
 
 const AssetFilterTimestampFields = () => ({
-  ...base,
+  ...base(),
   from: opt(GroupedTimestampSchema),
   to: opt(GroupedTimestampSchema),
   between: opt(z.boolean()),
@@ -1170,7 +1172,7 @@ export const AssetFilterTimestampSchema: z.ZodObject<AssetFilterTimestampShape> 
 export type AssetFilterTimestamp = z.infer<typeof AssetFilterTimestampSchema>;
 
 const AssetFilterFields = () => ({
-  ...base,
+  ...base(),
   classification: opt(ClassificationSpecificEnumSchema),
   tags: opt(z.array(z.string())),
   websites: opt(z.array(z.string())),
@@ -1187,7 +1189,7 @@ export const AssetFilterSchema: z.ZodObject<AssetFilterShape> = lazySchema(() =>
 export type AssetFilter = z.infer<typeof AssetFilterSchema>;
 
 const AssetFiltersFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(AssetFilterSchema),
   type: opt(FilterOperationTypeEnumSchema),
 });
@@ -1196,7 +1198,7 @@ export const AssetFiltersSchema: z.ZodObject<AssetFiltersShape> = lazySchema(() 
 export type AssetFilters = z.infer<typeof AssetFiltersSchema>;
 
 const AssetsSearchWithFiltersInputFields = () => ({
-  ...base,
+  ...base(),
   query: opt(z.string()),
   space: opt(AssetSearchSpaceSchema),
   filters: opt(AssetFiltersSchema),
@@ -1208,7 +1210,7 @@ export const AssetsSearchWithFiltersInputSchema: z.ZodObject<AssetsSearchWithFil
 export type AssetsSearchWithFiltersInput = z.infer<typeof AssetsSearchWithFiltersInputSchema>;
 
 const AssetsSearchWithFiltersOutputFields = () => ({
-  ...base,
+  ...base(),
   results: SearchedAssetsSchema,
 });
 export interface AssetsSearchWithFiltersOutputShape extends ShapeOf<typeof AssetsSearchWithFiltersOutputFields> {}
@@ -1221,7 +1223,7 @@ export type AssetsSearchWithFiltersOutput = z.infer<typeof AssetsSearchWithFilte
 // ---------------------------------------------------------------------------
 
 const StreamedIdentifierFields = () => ({
-  ...base,
+  ...base(),
   asset: opt(ReferencedAssetSchema),
   conversation: opt(ReferencedConversationSchema),
   annotation: opt(ReferencedAnnotationSchema),
@@ -1249,7 +1251,7 @@ export const StreamedIdentifierSchema: z.ZodObject<StreamedIdentifierShape> =
 export type StreamedIdentifier = z.infer<typeof StreamedIdentifierSchema>;
 
 const StreamedIdentifiersFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(StreamedIdentifierSchema),
 });
 export interface StreamedIdentifiersShape extends ShapeOf<typeof StreamedIdentifiersFields> {}
@@ -1262,7 +1264,7 @@ export type StreamedIdentifiers = z.infer<typeof StreamedIdentifiersSchema>;
 // ---------------------------------------------------------------------------
 
 const SeededAssetTagFields = () => ({
-  ...base,
+  ...base(),
   text: z.string(),
   mechanism: opt(MechanismEnumSchema),
   category: opt(TagCategoryEnumSchema),
@@ -1273,7 +1275,7 @@ export const SeededAssetTagSchema: z.ZodObject<SeededAssetTagShape> =
 export type SeededAssetTag = z.infer<typeof SeededAssetTagSchema>;
 
 const SeededAssetWebsiteFields = () => ({
-  ...base,
+  ...base(),
   url: z.string(),
   name: z.string(),
   mechanism: opt(MechanismEnumSchema),
@@ -1284,7 +1286,7 @@ export const SeededAssetWebsiteSchema: z.ZodObject<SeededAssetWebsiteShape> =
 export type SeededAssetWebsite = z.infer<typeof SeededAssetWebsiteSchema>;
 
 const SeededAnnotationFields = () => ({
-  ...base,
+  ...base(),
   type: AnnotationTypeEnumSchema,
   text: z.string(),
   mechanism: opt(MechanismEnumSchema),
@@ -1313,7 +1315,7 @@ export type SeededAnnotation = z.infer<typeof SeededAnnotationSchema>;
 
 /** Not in §2; fields and required list from the SDK (`SeededPerson.d.ts`). */
 const SeededPersonFields = () => ({
-  ...base,
+  ...base(),
   asset: opt(z.string()),
   mechanism: opt(MechanismEnumSchema),
   access: opt(z.unknown()),
@@ -1327,7 +1329,7 @@ export const SeededPersonSchema: z.ZodObject<SeededPersonShape> = lazySchema(() 
 export type SeededPerson = z.infer<typeof SeededPersonSchema>;
 
 const SeededAssetMetadataFields = () => ({
-  ...base,
+  ...base(),
   name: opt(z.string()),
   mechanism: opt(MechanismEnumSchema),
   tags: opt(z.array(SeededAssetTagSchema)),
@@ -1344,7 +1346,7 @@ export const SeededAssetMetadataSchema: z.ZodObject<SeededAssetMetadataShape> =
 export type SeededAssetMetadata = z.infer<typeof SeededAssetMetadataSchema>;
 
 const AvailableFormatsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(ClassificationSchema),
 });
 export interface AvailableFormatsShape extends ShapeOf<typeof AvailableFormatsFields> {}
@@ -1353,7 +1355,7 @@ export const AvailableFormatsSchema: z.ZodObject<AvailableFormatsShape> =
 export type AvailableFormats = z.infer<typeof AvailableFormatsSchema>;
 
 const SeededAssetFields = () => ({
-  ...base,
+  ...base(),
   application: ApplicationSchema,
   format: SeededFormatSchema,
   metadata: opt(SeededAssetMetadataSchema),
@@ -1369,7 +1371,7 @@ export type SeededAsset = z.infer<typeof SeededAssetSchema>;
 
 /** Not in §2; from the SDK (`SeededWebsite.d.ts`). Body of `POST /websites/create`. */
 const SeededWebsiteFields = () => ({
-  ...base,
+  ...base(),
   asset: opt(z.string()),
   conversation: opt(z.string()),
   url: z.string(),
@@ -1383,7 +1385,7 @@ export type SeededWebsite = z.infer<typeof SeededWebsiteSchema>;
 
 /** Not in §2; from the SDK (`SeededTag.d.ts`). Body of `POST /tags/create`. */
 const SeededTagFields = () => ({
-  ...base,
+  ...base(),
   text: z.string(),
   asset: opt(z.string()),
   mechanism: opt(MechanismEnumSchema),
@@ -1397,7 +1399,7 @@ export type SeededTag = z.infer<typeof SeededTagSchema>;
 
 /** Not in §2; from the SDK (`SeededWorkstreamSummary.d.ts`). Body of `POST /workstream_summaries/create`. */
 const SeededWorkstreamSummaryFields = () => ({
-  ...base,
+  ...base(),
   events: opt(FlattenedWorkstreamEventsSchema),
   name: z.string(),
   annotations: opt(z.array(SeededAnnotationSchema)),
@@ -1421,7 +1423,7 @@ export const SeededWorkstreamSummarySchema: z.ZodObject<SeededWorkstreamSummaryS
 export type SeededWorkstreamSummary = z.infer<typeof SeededWorkstreamSummarySchema>;
 
 const SeedFields = () => ({
-  ...base,
+  ...base(),
   asset: opt(SeededAssetSchema),
   person: opt(SeededPersonSchema),
   anchor: opt(z.unknown()),
@@ -1433,7 +1435,7 @@ export const SeedSchema: z.ZodObject<SeedShape> = lazySchema(() => z.object(Seed
 export type Seed = z.infer<typeof SeedSchema>;
 
 const SeedsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(SeedSchema),
 });
 export interface SeedsShape extends ShapeOf<typeof SeedsFields> {}
@@ -1441,7 +1443,7 @@ export const SeedsSchema: z.ZodObject<SeedsShape> = lazySchema(() => z.object(Se
 export type Seeds = z.infer<typeof SeedsSchema>;
 
 const AssetReclassificationFields = () => ({
-  ...base,
+  ...base(),
   ext: ClassificationSpecificEnumSchema,
   asset: AssetSchema,
 });
@@ -1451,7 +1453,7 @@ export const AssetReclassificationSchema: z.ZodObject<AssetReclassificationShape
 export type AssetReclassification = z.infer<typeof AssetReclassificationSchema>;
 
 const SeededScoreFields = () => ({
-  ...base,
+  ...base(),
   reuse: opt(z.boolean()),
   update: opt(z.boolean()),
   reference: opt(z.boolean()),
@@ -1464,7 +1466,7 @@ export type SeededScore = z.infer<typeof SeededScoreSchema>;
 
 const seededScore = lazySchema(() => opt(SeededScoreSchema));
 const SeededScoreIncrementFields = () => ({
-  ...base,
+  ...base(),
   asset: seededScore,
   assets: seededScore,
   website: seededScore,
@@ -1508,7 +1510,7 @@ export const SeededScoreIncrementSchema: z.ZodObject<SeededScoreIncrementShape> 
 export type SeededScoreIncrement = z.infer<typeof SeededScoreIncrementSchema>;
 
 const SeededAccessorFields = () => ({
-  ...base,
+  ...base(),
   os: z.string(),
   share: z.string(),
   user: opt(FlattenedUserProfileSchema),
@@ -1519,7 +1521,7 @@ export const SeededAccessorSchema: z.ZodObject<SeededAccessorShape> =
 export type SeededAccessor = z.infer<typeof SeededAccessorSchema>;
 
 const InteractedAssetInteractionsFields = () => ({
-  ...base,
+  ...base(),
   viewed: z.string(),
   touched: opt(z.boolean()),
   scrolled: opt(z.boolean()),
@@ -1530,7 +1532,7 @@ export const InteractedAssetInteractionsSchema: z.ZodObject<InteractedAssetInter
 export type InteractedAssetInteractions = z.infer<typeof InteractedAssetInteractionsSchema>;
 
 const InteractedAssetFields = () => ({
-  ...base,
+  ...base(),
   asset: opt(UuidSchema),
   interactions: opt(InteractedAssetInteractionsSchema),
 });
@@ -1540,7 +1542,7 @@ export const InteractedAssetSchema: z.ZodObject<InteractedAssetShape> =
 export type InteractedAsset = z.infer<typeof InteractedAssetSchema>;
 
 const InteractedAssetsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(InteractedAssetSchema),
 });
 export interface InteractedAssetsShape extends ShapeOf<typeof InteractedAssetsFields> {}
@@ -1549,7 +1551,7 @@ export const InteractedAssetsSchema: z.ZodObject<InteractedAssetsShape> =
 export type InteractedAssets = z.infer<typeof InteractedAssetsSchema>;
 
 const SeededAssetsRecommendationFields = () => ({
-  ...base,
+  ...base(),
   assets: AssetsSchema,
   interactions: InteractedAssetsSchema,
 });
@@ -1559,7 +1561,7 @@ export const SeededAssetsRecommendationSchema: z.ZodObject<SeededAssetsRecommend
 export type SeededAssetsRecommendation = z.infer<typeof SeededAssetsRecommendationSchema>;
 
 const ExportedAssetFields = () => ({
-  ...base,
+  ...base(),
   name: z.string(),
   description: z.string(),
   created: GroupedTimestampSchema,
@@ -1575,7 +1577,7 @@ export type ExportedAsset = z.infer<typeof ExportedAssetSchema>;
 
 /** Only `workstreams` is known; anything else is passed through. */
 const TemporalRangeGroundingFields = () => ({
-  ...base,
+  ...base(),
   workstreams: opt(FlattenedRangesSchema),
 });
 export interface TemporalRangeGroundingShape extends ShapeOf<typeof TemporalRangeGroundingFields> {}
@@ -1584,7 +1586,7 @@ export const TemporalRangeGroundingSchema: z.ZodObject<TemporalRangeGroundingSha
 export type TemporalRangeGrounding = z.infer<typeof TemporalRangeGroundingSchema>;
 
 const QGPTRelevanceInputOptionsFields = () => ({
-  ...base,
+  ...base(),
   database: opt(z.boolean()),
   question: opt(z.boolean()),
   pipeline: opt(QGPTPromptPipelineSchema),
@@ -1595,7 +1597,7 @@ export const QGPTRelevanceInputOptionsSchema: z.ZodObject<QGPTRelevanceInputOpti
 export type QGPTRelevanceInputOptions = z.infer<typeof QGPTRelevanceInputOptionsSchema>;
 
 const QGPTRelevanceInputFields = () => ({
-  ...base,
+  ...base(),
   query: z.string(),
   paths: opt(z.array(z.string())),
   seeds: opt(SeedsSchema),
@@ -1615,7 +1617,7 @@ export const QGPTRelevanceInputSchema: z.ZodObject<QGPTRelevanceInputShape> =
 export type QGPTRelevanceInput = z.infer<typeof QGPTRelevanceInputSchema>;
 
 const TextLocationFields = () => ({
-  ...base,
+  ...base(),
   text: z.string(),
   start: z.number(),
   end: z.number(),
@@ -1625,7 +1627,7 @@ export const TextLocationSchema: z.ZodObject<TextLocationShape> = lazySchema(() 
 export type TextLocation = z.infer<typeof TextLocationSchema>;
 
 const RelevantQGPTSeedFields = () => ({
-  ...base,
+  ...base(),
   id: opt(z.string()),
   seed: opt(SeedSchema),
   path: opt(z.string()),
@@ -1639,7 +1641,7 @@ export const RelevantQGPTSeedSchema: z.ZodObject<RelevantQGPTSeedShape> =
 export type RelevantQGPTSeed = z.infer<typeof RelevantQGPTSeedSchema>;
 
 const RelevantQGPTSeedsFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(RelevantQGPTSeedSchema),
 });
 export interface RelevantQGPTSeedsShape extends ShapeOf<typeof RelevantQGPTSeedsFields> {}
@@ -1648,7 +1650,7 @@ export const RelevantQGPTSeedsSchema: z.ZodObject<RelevantQGPTSeedsShape> =
 export type RelevantQGPTSeeds = z.infer<typeof RelevantQGPTSeedsSchema>;
 
 const QGPTQuestionAnswerFields = () => ({
-  ...base,
+  ...base(),
   score: z.number(),
   text: z.string(),
 });
@@ -1658,7 +1660,7 @@ export const QGPTQuestionAnswerSchema: z.ZodObject<QGPTQuestionAnswerShape> =
 export type QGPTQuestionAnswer = z.infer<typeof QGPTQuestionAnswerSchema>;
 
 const QGPTQuestionAnswersFields = () => ({
-  ...base,
+  ...base(),
   iterable: z.array(QGPTQuestionAnswerSchema),
 });
 export interface QGPTQuestionAnswersShape extends ShapeOf<typeof QGPTQuestionAnswersFields> {}
@@ -1667,7 +1669,7 @@ export const QGPTQuestionAnswersSchema: z.ZodObject<QGPTQuestionAnswersShape> =
 export type QGPTQuestionAnswers = z.infer<typeof QGPTQuestionAnswersSchema>;
 
 const QGPTQuestionOutputFields = () => ({
-  ...base,
+  ...base(),
   answers: QGPTQuestionAnswersSchema,
 });
 export interface QGPTQuestionOutputShape extends ShapeOf<typeof QGPTQuestionOutputFields> {}
@@ -1676,7 +1678,7 @@ export const QGPTQuestionOutputSchema: z.ZodObject<QGPTQuestionOutputShape> =
 export type QGPTQuestionOutput = z.infer<typeof QGPTQuestionOutputSchema>;
 
 const QGPTRelevanceOutputFields = () => ({
-  ...base,
+  ...base(),
   relevant: RelevantQGPTSeedsSchema,
   answer: opt(QGPTQuestionOutputSchema),
 });
@@ -1686,7 +1688,7 @@ export const QGPTRelevanceOutputSchema: z.ZodObject<QGPTRelevanceOutputShape> =
 export type QGPTRelevanceOutput = z.infer<typeof QGPTRelevanceOutputSchema>;
 
 const QGPTQuestionInputFields = () => ({
-  ...base,
+  ...base(),
   relevant: RelevantQGPTSeedsSchema,
   query: z.string(),
   application: opt(z.string()),
@@ -1703,7 +1705,7 @@ export const QGPTQuestionInputSchema: z.ZodObject<QGPTQuestionInputShape> =
 export type QGPTQuestionInput = z.infer<typeof QGPTQuestionInputSchema>;
 
 const QGPTHintsInputFields = () => ({
-  ...base,
+  ...base(),
   relevant: RelevantQGPTSeedsSchema,
   query: opt(z.string()),
   answer: opt(QGPTQuestionAnswerSchema),
@@ -1716,7 +1718,7 @@ export const QGPTHintsInputSchema: z.ZodObject<QGPTHintsInputShape> =
 export type QGPTHintsInput = z.infer<typeof QGPTHintsInputSchema>;
 
 const QGPTConversationMessageFields = () => ({
-  ...base,
+  ...base(),
   text: z.string(),
   role: QGPTConversationMessageRoleEnumSchema,
   timestamp: GroupedTimestampSchema,
@@ -1727,7 +1729,7 @@ export const QGPTConversationMessageSchema: z.ZodObject<QGPTConversationMessageS
 export type QGPTConversationMessage = z.infer<typeof QGPTConversationMessageSchema>;
 
 const QGPTConversationFields = () => ({
-  ...base,
+  ...base(),
   iterable: opt(z.array(QGPTConversationMessageSchema)),
 });
 export interface QGPTConversationShape extends ShapeOf<typeof QGPTConversationFields> {}
@@ -1736,7 +1738,7 @@ export const QGPTConversationSchema: z.ZodObject<QGPTConversationShape> =
 export type QGPTConversation = z.infer<typeof QGPTConversationSchema>;
 
 const QGPTRepromptInputFields = () => ({
-  ...base,
+  ...base(),
   query: z.string(),
   conversation: QGPTConversationSchema,
   application: opt(z.string()),
@@ -1749,7 +1751,7 @@ export const QGPTRepromptInputSchema: z.ZodObject<QGPTRepromptInputShape> =
 export type QGPTRepromptInput = z.infer<typeof QGPTRepromptInputSchema>;
 
 const QGPTRepromptOutputFields = () => ({
-  ...base,
+  ...base(),
   query: z.string(),
 });
 export interface QGPTRepromptOutputShape extends ShapeOf<typeof QGPTRepromptOutputFields> {}
@@ -1758,7 +1760,7 @@ export const QGPTRepromptOutputSchema: z.ZodObject<QGPTRepromptOutputShape> =
 export type QGPTRepromptOutput = z.infer<typeof QGPTRepromptOutputSchema>;
 
 const QGPTPersonsRelatedInputFields = () => ({
-  ...base,
+  ...base(),
   seed: opt(SeedSchema),
   conversation: opt(QGPTConversationSchema),
   application: opt(z.string()),
@@ -1770,7 +1772,7 @@ export const QGPTPersonsRelatedInputSchema: z.ZodObject<QGPTPersonsRelatedInputS
 export type QGPTPersonsRelatedInput = z.infer<typeof QGPTPersonsRelatedInputSchema>;
 
 const QGPTPersonsRelatedOutputFields = () => ({
-  ...base,
+  ...base(),
   persons: PersonsSchema,
   explanations: opt(z.record(z.string(), z.string())),
 });
@@ -1780,7 +1782,7 @@ export const QGPTPersonsRelatedOutputSchema: z.ZodObject<QGPTPersonsRelatedOutpu
 export type QGPTPersonsRelatedOutput = z.infer<typeof QGPTPersonsRelatedOutputSchema>;
 
 const QGPTStreamInputFields = () => ({
-  ...base,
+  ...base(),
   relevance: opt(QGPTRelevanceInputSchema),
   question: opt(QGPTQuestionInputSchema),
   request: opt(z.string()),
@@ -1795,7 +1797,7 @@ export const QGPTStreamInputSchema: z.ZodObject<QGPTStreamInputShape> =
 export type QGPTStreamInput = z.infer<typeof QGPTStreamInputSchema>;
 
 const QGPTStreamOutputFields = () => ({
-  ...base,
+  ...base(),
   conversation: z.string(),
   request: opt(z.string()),
   relevance: opt(QGPTRelevanceOutputSchema),
@@ -1817,7 +1819,7 @@ export type QGPTStreamOutput = z.infer<typeof QGPTStreamOutputSchema>;
 // ---------------------------------------------------------------------------
 
 const SeededTrackedApplicationFields = () => ({
-  ...base,
+  ...base(),
   name: ApplicationNameEnumSchema,
   version: z.string(),
   platform: PlatformEnumSchema,
@@ -1832,7 +1834,7 @@ export const SeededTrackedApplicationSchema: z.ZodObject<SeededTrackedApplicatio
 export type SeededTrackedApplication = z.infer<typeof SeededTrackedApplicationSchema>;
 
 const SeededConnectorConnectionFields = () => ({
-  ...base,
+  ...base(),
   application: SeededTrackedApplicationSchema,
 });
 export interface SeededConnectorConnectionShape extends ShapeOf<typeof SeededConnectorConnectionFields> {}
@@ -1841,7 +1843,7 @@ export const SeededConnectorConnectionSchema: z.ZodObject<SeededConnectorConnect
 export type SeededConnectorConnection = z.infer<typeof SeededConnectorConnectionSchema>;
 
 const OSHealthFields = () => ({
-  ...base,
+  ...base(),
   id: IdSchema,
   version: z.string(),
 });
@@ -1850,7 +1852,7 @@ export const OSHealthSchema: z.ZodObject<OSHealthShape> = lazySchema(() => z.obj
 export type OSHealth = z.infer<typeof OSHealthSchema>;
 
 const HealthFields = () => ({
-  ...base,
+  ...base(),
   os: OSHealthSchema,
 });
 export interface HealthShape extends ShapeOf<typeof HealthFields> {}
@@ -1858,7 +1860,7 @@ export const HealthSchema: z.ZodObject<HealthShape> = lazySchema(() => z.object(
 export type Health = z.infer<typeof HealthSchema>;
 
 const ContextFields = () => ({
-  ...base,
+  ...base(),
   os: z.string(),
   application: ApplicationSchema,
   health: HealthSchema,
@@ -1869,7 +1871,7 @@ export const ContextSchema: z.ZodObject<ContextShape> = lazySchema(() => z.objec
 export type Context = z.infer<typeof ContextSchema>;
 
 const ReturnedUserProfileFields = () => ({
-  ...base,
+  ...base(),
   user: opt(UserProfileSchema),
 });
 export interface ReturnedUserProfileShape extends ShapeOf<typeof ReturnedUserProfileFields> {}

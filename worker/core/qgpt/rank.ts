@@ -16,7 +16,7 @@ import { PSEUDO, splitProse } from '../search/documents.ts';
 import { FIELD_COUNT, LexicalIndex, type Hits } from '../search/lexical.ts';
 import { analyseQuery } from '../search/query.ts';
 import { searchIndexFor } from '../search/search-index.ts';
-import { STOPWORDS, terms } from '../search/tokenize.ts';
+import { isStopword, terms } from '../search/tokenize.ts';
 import { looksLikeCode } from '../assets/language-detector.ts';
 import { splitSnippets } from './snippets.ts';
 import { dotQuantized } from './vector-matrix.ts';
@@ -101,7 +101,7 @@ export async function rankLibrary(ctx: Context, query: string, within: ReadonlyS
 
   const texts = await ctx.store.read((tx) => readAssetTexts(tx, top.map(([id]) => id)), ['assets', 'formats', 'contents']);
   const byAsset = new Map(texts.map((t) => [t.asset.id, t]));
-  const queryTerms = new Set(terms(query).filter((t) => !STOPWORDS.has(t)));
+  const queryTerms = new Set(terms(query).filter((t) => !isStopword(t)));
   const out: RankedSnippet[] = [];
   for (const [id, score] of top) {
     const text = byAsset.get(id);

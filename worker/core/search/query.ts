@@ -1,6 +1,6 @@
 import { typoCandidate, type TypoIndex } from './fuzzy.ts';
 import type { LexicalIndex, QueryTerm } from './lexical.ts';
-import { STOPWORDS, stem, words, type Word } from './tokenize.ts';
+import { isStopword, stem, words, type Word } from './tokenize.ts';
 
 /** How much each kind of query term counts, relative to a word found as typed (1). Tuned on CoSQA dev queries. */
 export const QUERY_WEIGHTS = {
@@ -103,10 +103,18 @@ const SYNONYM_GROUPS = [
   'size len',
 ];
 
-const SYNONYMS = new Map<string, Set<string>>();
-for (const group of SYNONYM_GROUPS) {
-  const stems = group.split(' ').map(stem);
-  for (const a of stems) for (const b of stems) if (a !== b) (SYNONYMS.get(a) ?? SYNONYMS.set(a, new Set()).get(a)!).add(b);
+let synonyms: Map<string, Set<string>> | undefined;
+
+/** The synonyms of a term (stemmed). The table is built on first use, not at every worker start. */
+function synonymsOf(term: string): Iterable<string> {
+  if (!synonyms) {
+    synonyms = new Map();
+    for (const group of SYNONYM_GROUPS) {
+      const stems = group.split(' ').map(stem);
+      for (const a of stems) for (const b of stems) if (a !== b) (synonyms.get(a) ?? synonyms.set(a, new Set()).get(a)!).add(b);
+    }
+  }
+  return synonyms.get(term) ?? [];
 }
 
 export interface AnalysedQuery {
@@ -134,7 +142,7 @@ export function analyseQuery(index: LexicalIndex<unknown>, typos: TypoIndex | un
     add(whole, 1, true);
     for (const part of word.parts) add(index.termId(part), QUERY_WEIGHTS.part, true);
     if (word.whole !== undefined && word.parts.length === 0) {
-      for (const synonym of SYNONYMS.get(word.whole) ?? []) add(index.termId(synonym), QUERY_WEIGHTS.synonym, false);
+      for (const synonym of synonymsOf(word.whole)) add(index.termId(synonym), QUERY_WEIGHTS.synonym, false);
     }
     const last = i === list.length - 1;
     if (whole === undefined) {
@@ -157,7 +165,7 @@ export function needsTypos(index: LexicalIndex<unknown>, text: string): boolean 
 /** The words a query is analysed into: stopwords dropped unless the query has nothing else, at most MAX_QUERY_WORDS. */
 function queryWords(text: string): Word[] {
   const list = words(text);
-  const meaningful = list.filter((w) => !(w.parts.length === 0 && w.whole !== undefined && STOPWORDS.has(w.whole)));
+  const meaningful = list.filter((w) => !(w.parts.length === 0 && w.whole !== undefined && isStopword(w.whole)));
   return (meaningful.length > 0 ? meaningful : list).slice(0, MAX_QUERY_WORDS);
 }
 

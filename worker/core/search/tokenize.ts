@@ -191,11 +191,13 @@ function cvc(w: string): boolean {
 }
 
 /** Words that carry no meaning in a query (kept in the index: a query of only these still works). */
-export const STOPWORDS = new Set(
-  (
-    'a an and are as at be by for from how i in into is it its of on or that the this to was what when where which who why ' +
-    'will with do does can could should would my me we you your use using get way there their them than then so if not no'
-  )
-    .split(' ')
-    .map((w) => stem(w)),
-);
+const STOPWORD_TEXT =
+  'a an and are as at be by for from how i in into is it its of on or that the this to was what when where which who why ' +
+  'will with do does can could should would my me we you your use using get way there their them than then so if not no';
+let stopwords: Set<string> | undefined;
+
+/** Whether a term (stemmed) is a stopword. The set is built on first use, not at every worker start. */
+export function isStopword(term: string): boolean {
+  stopwords ??= new Set(STOPWORD_TEXT.split(' ').map((w) => stem(w)));
+  return stopwords.has(term);
+}

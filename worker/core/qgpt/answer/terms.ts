@@ -3,14 +3,14 @@
  * tokenizer (search/tokenize.ts): the meaningful terms of a text (stopwords dropped), and its salient
  * words in their written form (what a query or a suggested question may quote back).
  */
-import { STOPWORDS, stem, words } from '../../search/tokenize.ts';
+import { isStopword, stem, words } from '../../search/tokenize.ts';
 
 /** The meaningful terms of a text (stemmed, lower-cased): whole identifiers and their parts, no stopwords. */
 export function meaningfulTerms(text: string): Set<string> {
   const out = new Set<string>();
   for (const word of words(text)) {
-    if (word.whole !== undefined && !STOPWORDS.has(word.whole)) out.add(word.whole);
-    for (const part of word.parts) if (!STOPWORDS.has(part)) out.add(part);
+    if (word.whole !== undefined && !isStopword(word.whole)) out.add(word.whole);
+    for (const part of word.parts) if (!isStopword(part)) out.add(part);
   }
   return out;
 }
@@ -47,8 +47,8 @@ export function salientWords(text: string): SalientWord[] {
     const term = analysed.map((w) => w.whole ?? '').join('.');
     if (term === '' || analysed.some((w) => w.whole === undefined)) continue;
     const identifier = IDENTIFIER.test(written);
-    if (!identifier && STOPWORDS.has(term)) continue;
-    const parts = analysed.flatMap((w) => (w.parts.length > 0 ? w.parts : [w.whole!])).filter((p) => !STOPWORDS.has(p));
+    if (!identifier && isStopword(term)) continue;
+    const parts = analysed.flatMap((w) => (w.parts.length > 0 ? w.parts : [w.whole!])).filter((p) => !isStopword(p));
     const known = byTerm.get(term);
     if (known) known.count++;
     else byTerm.set(term, { text: written, term, parts, identifier, count: 1, first: match.index });
