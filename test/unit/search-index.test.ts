@@ -4,6 +4,7 @@ import { withDefaults } from '../../worker/core/deps.ts';
 import { CHANGE_LOG_SIZE, lastSeq } from '../../worker/core/feed/commit.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { DOC_META_CODEC, type DocMeta } from '../../worker/core/search/documents.ts';
+import { TypoIndex } from '../../worker/core/search/fuzzy.ts';
 import { LexicalIndex } from '../../worker/core/search/lexical.ts';
 import {
   SNAPSHOT_ID,
@@ -98,6 +99,24 @@ describe('the search index across restarts', () => {
     expect(await third.search('telsecope')).toEqual([b]);
     expect(third.index.lastLoad?.from).toBe('snapshot');
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('saved typo index is unreadable'));
+  });
+
+  it('answers and saves without the typo index when FlexSearch cannot be loaded', async () => {
+    const store = new MemoryStore();
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    const a = await first.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    // As in a worker that has not loaded it yet (an earlier test of this file did).
+    vi.spyOn(TypoIndex, 'loaded', 'get').mockReturnValue(false);
+    vi.spyOn(TypoIndex.prototype, 'load').mockRejectedValue(new Error('offline'));
+    const answer = await first.call('GET', '/assets/search?query=chekcsum+sha256&transferables=false');
+    expect(answer.status).toBe(200);
+    expect(answer.json().iterable.map((r: any) => r.identifier)).toEqual([a]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('no typo lookups for now (offline)'));
+    await first.index.flush();
+    expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx));
+    expect(await store.read((tx) => tx.get('indexes', SNAPSHOT_TYPOS_ID))).toBeUndefined();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('the typo index is not saved (offline)'));
   });
 
   it('keeps the documents\' metadata apart: a first plain query does without it, a tag search reads it, a missing one means a rebuild', async () => {

@@ -103,7 +103,8 @@ export class TypoIndex {
 
   /** Known terms within the allowed edit distance of `word`, closest first, each with its distance. */
   near(word: string, limit: number): { term: number; distance: number }[] {
-    if (!typoCandidate(word)) return [];
+    // Without FlexSearch (`load()` not called, or its script could not be had) nothing is proposed.
+    if (!typoCandidate(word) || !flexsearch) return [];
     this.sync();
     const lexical = this.lexical();
     const max = word.length >= 8 ? 2 : 1;

@@ -124,8 +124,13 @@ export class SearchIndex {
       const t2 = performance.now();
       const typos = options.query !== undefined && (!TypoIndex.loaded || this.restored?.typos === true) && needsTypos(this.lexical, options.query);
       if (typos) {
-        await this.typos.load();
-        await this.loadTypos();
+        try {
+          await this.typos.load();
+          await this.loadTypos();
+        } catch (error) {
+          // FlexSearch's script missing (offline, its cache dropped): answer without typo lookups.
+          console.warn(`search: no typo lookups for now (${(error as Error).message})`);
+        }
       }
       if (timing) {
         if (loading || typos) timing.load = t1 - t0 + (performance.now() - t2);
@@ -200,6 +205,21 @@ export class SearchIndex {
     } catch (error) {
       console.warn(`search: the saved typo index is unreadable (${(error as Error).message}); it is rebuilt from the vocabulary`);
     }
+  }
+
+  /**
+   * The typo index's parts for a snapshot; undefined when FlexSearch cannot be loaded (the snapshot is then
+   * saved without them, and the typo index is built from the vocabulary when next used).
+   */
+  private async typoParts(): Promise<[string, string][] | undefined> {
+    try {
+      await this.typos.load();
+    } catch (error) {
+      console.warn(`search: the typo index is not saved (${(error as Error).message})`);
+      return undefined;
+    }
+    await this.loadTypos();
+    return this.typos.exportParts();
   }
 
   /** A part of the snapshot the index was restored from (SnapshotPart). */
@@ -297,14 +317,13 @@ export class SearchIndex {
     const records = await this.exclusive(async () => {
       if (!this.dirty || !this.loaded) return undefined;
       await this.loadMeta();
-      await this.typos.load();
-      await this.loadTypos();
+      const typos = await this.typoParts();
       this.dirty = false;
       const saved = this.ctx.now().toISOString();
       const { meta, ...data } = this.lexical.snapshot();
       const part = <T>(id: string, partData: T): SnapshotPart<T> => ({ id, version: SNAPSHOT_VERSION, seq: this.seq, saved, data: partData });
       const snapshot: SearchSnapshot = { id: SNAPSHOT_ID, version: SNAPSHOT_VERSION, seq: this.seq, saved, data };
-      return [snapshot, part(SNAPSHOT_META_ID, meta), part(SNAPSHOT_TYPOS_ID, this.typos.exportParts())];
+      return [snapshot, part(SNAPSHOT_META_ID, meta), ...(typos ? [part(SNAPSHOT_TYPOS_ID, typos)] : [])];
     });
     if (!records) return;
     try {
