@@ -127,8 +127,6 @@ export class LexicalIndex<M> {
   private baseTerms = 0;
   private baseStart: Int32Array = new Int32Array(1);
   private baseBytes: Uint8Array = EMPTY_U8;
-  /** How many postings the coded part holds. */
-  private basePostings = 0;
   private extra = new Map<number, number[]>();
   /** Changes whenever term ids are renumbered (compact, restore); unique across indexes. */
   generation = ++generations;
@@ -488,8 +486,8 @@ export class LexicalIndex<M> {
     // Slot gaps restart with each term: its list is decoded on its own.
     for (let t = 0; t < this.baseTerms; t++) forEachPosting(bytes, this.baseStart[t]!, this.baseStart[t + 1]!, (slot) => counts[slot + 1]!++);
     for (let s = 0; s < n; s++) counts[s + 1]! += counts[s]!;
-    const terms = new Int32Array(this.basePostings);
-    const tfs = new Uint32Array(this.basePostings);
+    const terms = new Int32Array(counts[n]!);
+    const tfs = new Uint32Array(counts[n]!);
     const fill = counts.slice(0, n);
     for (let t = 0; t < this.baseTerms; t++) {
       forEachPosting(bytes, this.baseStart[t]!, this.baseStart[t + 1]!, (slot, packed) => {
@@ -638,8 +636,6 @@ export class LexicalIndex<M> {
     this.termIds = new Map();
     this.sortedCount = terms.length;
     this.df = Array.from(postings.counts);
-    let total = 0;
-    for (const count of postings.counts) total += count;
     this.ids = ids;
     this.metas = metas;
     this.metaJson = metaJson;
@@ -653,7 +649,6 @@ export class LexicalIndex<M> {
     this.baseTerms = terms.length;
     this.baseStart = postings.start;
     this.baseBytes = postings.bytes;
-    this.basePostings = total;
     this.extra = new Map();
     this.generation = ++generations;
   }
