@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as S from '../../worker/core/model/schemas.ts';
+import { LibraryPreviewsSchema, LibraryRowsSchema } from '../../worker/core/library/schemas.ts';
 
 /**
  * Which contract schema each operation's response must satisfy. Used by the route tests (Node) and
@@ -42,6 +43,9 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['POST', /^\/qgpt\/(question|hints)$/, S.QGPTQuestionOutputSchema],
   ['POST', /^\/qgpt\/reprompt$/, S.QGPTRepromptOutputSchema],
   ['POST', /^\/qgpt\/persons\/related$/, S.QGPTPersonsRelatedOutputSchema],
+  // Tessera's own routes
+  ['GET', /^\/library$/, LibraryRowsSchema],
+  ['GET', /^\/library\/previews$/, LibraryPreviewsSchema],
 ];
 
 export const ErrorBodySchema = z.object({

@@ -6,6 +6,7 @@ import { assetsRoutes } from './routes/assets.ts';
 import { embeddingRoutes } from './routes/embeddings.ts';
 import { folderRoutes } from './routes/folders.ts';
 import { labelRoutes } from './routes/labels.ts';
+import { libraryRoutes } from './routes/library.ts';
 import { qgptRoutes } from './routes/qgpt.ts';
 import { qgptSettingsRoutes } from './routes/qgpt-settings.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -29,6 +30,7 @@ export function createApp(deps: Deps) {
   app.route('/', labelRoutes(ctx));
   app.route('/embeddings', embeddingRoutes(ctx));
   app.route('/folders', folderRoutes(ctx));
+  app.route('/library', libraryRoutes(ctx));
   app.route('/qgpt', qgptStreamRoutes(ctx));
   app.route('/qgpt', qgptRoutes(ctx));
   app.route('/qgpt/settings', qgptSettingsRoutes(ctx));

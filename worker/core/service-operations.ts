@@ -21,6 +21,8 @@ export const OPERATIONS = {
   listTags: 'read',
   listWebsites: 'read',
   listSummaries: 'read',
+  listLibraryRows: 'read',
+  libraryPreviews: 'read',
   createAsset: 'write',
   updateAsset: 'write',
   reclassifyAsset: 'write',

@@ -45,6 +45,9 @@ import {
   type WorkstreamSummaries,
   type WorkstreamSummary,
 } from './model/schemas.ts';
+import { libraryPreviews } from './library/previews.ts';
+import { listLibraryRows } from './library/rows.ts';
+import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
 import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
 import { describeIssues } from './routes/http.ts';
 
@@ -78,6 +81,11 @@ function id(value: unknown, what = 'asset'): string {
   const parsed = IdSchema.safeParse(value);
   if (!parsed.success) throw badRequest(`The ${what} id must be a non-empty string.`, 'invalid_parameter');
   return parsed.data;
+}
+
+function idList(value: unknown): string[] {
+  if (!Array.isArray(value)) throw badRequest('ids must be a list of asset ids.', 'invalid_parameter');
+  return value.map((v) => id(v));
 }
 
 function flag(options: Record<string, unknown> | undefined, name: string, fallback: boolean): boolean {
@@ -117,6 +125,10 @@ export interface Services {
   listWebsites(): Promise<Websites>;
   /** GET /workstream_summaries */
   listSummaries(): Promise<WorkstreamSummaries>;
+  /** GET /library (Tessera's own: the list a library view shows) */
+  listLibraryRows(options?: { pseudo?: boolean }): Promise<LibraryRows>;
+  /** GET /library/previews?ids= (Tessera's own) */
+  libraryPreviews(ids: readonly string[]): Promise<LibraryPreviews>;
   // writes
   /** POST /assets/create */
   createAsset(seed?: Seed, options?: TransferableOptions): Promise<Asset>;
@@ -167,6 +179,8 @@ export function createServices(ctx: Context): Services {
     listTags: () => listTags(ctx),
     listWebsites: () => listWebsites(ctx),
     listSummaries: () => listSummaries(ctx),
+    listLibraryRows: (options?: { pseudo?: boolean }) => listLibraryRows(ctx, { pseudo: flag(options, 'pseudo', false) }),
+    libraryPreviews: (ids: readonly string[]) => libraryPreviews(ctx, idList(ids)),
     // writes
     createAsset: (seed, options) =>
       createAsset(ctx, checkOptional(SeedSchema, seed), transferables(options)),
