@@ -23,6 +23,9 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
     trace: 'retain-on-failure',
+    // The app's page has a strict CSP (no inline script); tests that inject the SDK bundle into it need
+    // this. The app specs turn it off again, so the policy is enforced there (app.spec.ts).
+    bypassCSP: true,
   },
   webServer: {
     command: 'node scripts/serve.mjs',

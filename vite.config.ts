@@ -259,5 +259,7 @@ export default defineConfig({
     outDir: `${repoRoot}dist`,
     emptyOutDir: true,
   },
+  // The app's components are Preact TSX (app/ui).
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   plugins: [serviceWorker(), packagedFiles()],
 });

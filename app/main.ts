@@ -11,7 +11,6 @@ import {
   TesseraRpcError,
   TesseraSocket,
 } from './client/index.ts';
-import { mountLibrary } from './ui/library.ts';
 
 declare global {
   interface Window {
@@ -49,12 +48,20 @@ window.tessera = {
 // Any script in this page can open the streams with a plain `new WebSocket('ws://<host>/api/...')`.
 installWebSocketShim();
 
-const status = document.querySelector<HTMLElement>('#status')!;
-
-register().catch(() => {}); // a failure surfaces through ready()
+const BASE = '/api';
+register({ base: BASE }).catch(() => {}); // a failure surfaces through ready()
+// `/?ui=off` is the page with the client alone: a quiet page in the worker's scope for tests of the worker
+// (the live UI fetches after every change, which restarts a worker a test has just stopped).
+const withUi = new URLSearchParams(location.search).get('ui') !== 'off';
+// The UI is its own chunk, fetched while the worker starts.
+const ui = withUi ? import('./ui/app.tsx') : undefined;
 ready().then(
-  () => mountLibrary(document, '/api'),
+  async () => {
+    if (ui) (await ui).mountApp(document.getElementById('root')!, BASE);
+    else document.getElementById('status')!.textContent = 'Tessera client ready (no UI).';
+  },
   (error: unknown) => {
+    const status = document.getElementById('status')!;
     status.dataset.error = '';
     status.textContent = `Tessera could not start: ${error instanceof Error ? error.message : String(error)}`;
   },

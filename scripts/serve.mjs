@@ -1,7 +1,7 @@
 // Serves the built app (dist/) for `npm start` and the e2e tests, on loopback only.
 // Unknown paths are a 404 (never index.html), so a page the worker does not control yet gets no HTML
 // for a request under /api. No dependencies: node:http only.
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
@@ -12,6 +12,14 @@ const root = process.env.TESSERA_DIST ? join(resolve(process.env.TESSERA_DIST), 
 const port = Number(process.env.PORT || 4173);
 if (!existsSync(join(root, 'index.html'))) {
   console.error(`serve: ${join(root, 'index.html')} not found; run \`npm run build\` first`);
+  process.exit(1);
+}
+// The page's Content-Security-Policy, sent as a header with every HTML response: the one index.html
+// carries in its <meta> (one policy, written once; the meta alone serves static hosts). Never sent with
+// sw.js, whose own policy would bind the worker.
+const pagePolicy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(join(root, 'index.html'), 'utf8'))?.[1];
+if (!pagePolicy) {
+  console.error('serve: index.html has no Content-Security-Policy meta');
   process.exit(1);
 }
 const types = {
@@ -46,7 +54,7 @@ async function handle(req, res) {
     'Content-Length': info.size,
   };
   if (pathname === '/sw.js') Object.assign(headers, { 'Cache-Control': 'no-cache', 'Service-Worker-Allowed': '/' });
-  else if (extname(file) === '.html') headers['Cache-Control'] = 'no-cache';
+  else if (extname(file) === '.html') Object.assign(headers, { 'Cache-Control': 'no-cache', 'Content-Security-Policy': pagePolicy });
   res.writeHead(200, headers);
   if (req.method === 'HEAD') return res.end();
   createReadStream(file).on('error', () => res.destroy()).pipe(res);

@@ -18,6 +18,8 @@ export { TesseraSocket, type SocketOptions } from './socket.ts';
 export { installWebSocketShim, type ShimOptions } from './shim.ts';
 export { createRpc, rpc, TesseraRpcError, type RpcOptions, type TesseraRpc } from './rpc.ts';
 export { listFolders, pickFolder, registerFolder, removeFolder, type GrantedFolder } from './folders.ts';
+export { createApi, TesseraApiError, type TesseraApi, type ApiOptions } from './api.ts';
+export { watchAssets, type AssetChanges } from './changes.ts';
 
 export interface RegisterOptions {
   /** Path under which the worker answers the API. Default `'/api'`. */

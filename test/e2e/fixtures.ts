@@ -116,8 +116,15 @@ export function hardReload(page: Page): Promise<void> {
   });
 }
 
+/**
+ * The app's page with the client alone (`window.tessera`), no UI: the page tests of the worker and the API
+ * use, quiet between their requests (the live UI fetches after every change, which would restart a worker
+ * a test has just stopped). app.spec.ts tests the UI.
+ */
+export const CLIENT_PAGE = '/?ui=off';
+
 interface Fixtures {
-  /** A page at `/` that has awaited `window.tessera.ready()`. */
+  /** The client page ({@link CLIENT_PAGE}) that has awaited `window.tessera.ready()`. */
   appPage: Page;
   /** Requesting it injects the SDK into `appPage`; `inject` adds it to another page or after a navigation. */
   sdk: { source: string; inject(page: Page): Promise<void> };
@@ -126,7 +133,7 @@ interface Fixtures {
 
 export const test = base.extend<Fixtures>({
   appPage: async ({ page }, use) => {
-    await page.goto('/');
+    await page.goto(CLIENT_PAGE);
     await page.evaluate(() => window.tessera.ready());
     await use(page);
   },

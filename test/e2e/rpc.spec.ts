@@ -4,7 +4,7 @@
  * it keeps working after the worker is stopped (CDP) and restarted, for reads and writes.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { CLIENT_PAGE, expect, test } from './fixtures.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
 const MODEL = { id: 'extractive', version: '1', created: { value: '2026-01-01T00:00:00.000Z' }, name: 'extractive', cloud: false, type: 'SPEED', usage: 'CODE_SEARCH' };
@@ -139,7 +139,7 @@ test('RPC keeps working after the worker is stopped and restarted, for reads and
 
 test('the RPC path also answers in a second page, and a write there reaches the first page over HTTP', async ({ appPage: page }) => {
   const other = await page.context().newPage();
-  await other.goto('/');
+  await other.goto(CLIENT_PAGE);
   await other.evaluate(() => window.tessera.ready());
   const created = await rpcCall(other, 'createAsset', fragmentSeed(GO_SNIPPET));
   expect(await rpcCall(page, 'getAsset', created.id)).toEqual(await http(page, 'GET', `/asset/${created.id}`));

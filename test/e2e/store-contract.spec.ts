@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { storeContract } from '../../worker/core/store/contract.ts';
-import { expect, test } from './fixtures.ts';
+import { CLIENT_PAGE, expect, test } from './fixtures.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -74,7 +74,7 @@ test.describe('Store contract on IndexedDB (IdbStore)', () => {
   for (const { name } of storeContract) {
     test(name, async ({ page }) => {
       // a page of the origin, for its IndexedDB; the service worker plays no part
-      await page.goto('/');
+      await page.goto(CLIENT_PAGE);
       await page.addScriptTag({ content: await storeBundle() });
       const result = await page.evaluate((name) => window.TesseraStoreContract.runStoreCase(name), name);
       expect(result.message, `store contract case failed: ${result.message}`).toBe('');

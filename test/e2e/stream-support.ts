@@ -4,7 +4,7 @@
  * `StreamedIdentifiersFromJSON` / `AssetsFromJSON`.
  */
 import type { Page } from '@playwright/test';
-import { expect } from './fixtures.ts';
+import { CLIENT_PAGE, expect } from './fixtures.ts';
 
 export interface Recorded {
   frames: string[];
@@ -23,7 +23,7 @@ declare global {
 /** A second page of the same context at `/`, ready, with the SDK injected. */
 export async function secondPage(page: Page, inject: (page: Page) => Promise<void>): Promise<Page> {
   const other = await page.context().newPage();
-  await other.goto('/');
+  await other.goto(CLIENT_PAGE);
   await other.evaluate(() => window.tessera.ready());
   await inject(other);
   return other;

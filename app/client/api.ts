@@ -1,0 +1,150 @@
+/**
+ * Typed calls over the HTTP API for page code (the app, and any web app on the origin): each is one
+ * `fetch` under the base, answers the wire object, and fails with a `TesseraApiError` carrying the
+ * status, code and message of the JSON error body.
+ *
+ * ```ts
+ * const api = createApi();                       // base from register(), default '/api'
+ * const { rows } = await api.libraryRows();
+ * const asset = await api.getAsset(rows[0].id);
+ * ```
+ */
+import type {
+  Activities,
+  Asset,
+  Assets,
+  ClassificationSpecificEnum,
+  ExportedAsset,
+  SearchedAssets,
+  Seed,
+  Tag,
+  Tags,
+  Website,
+  Websites,
+} from '../../worker/core/model/schemas.ts';
+import type { LibraryPreviews, LibraryRows } from '../../worker/core/library/schemas.ts';
+import { clientDefaults } from './defaults.ts';
+
+export type { Asset, Seed, SearchedAssets, ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
+export type { LibraryRow } from '../../worker/core/library/schemas.ts';
+
+/** A failed call: the HTTP status and the `{error: {code, message}}` the service answered. */
+export class TesseraApiError extends Error {
+  override name = 'TesseraApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiOptions {
+  /** Path under which the worker answers. Default: the base given to `register()` (`'/api'`). */
+  base?: string;
+  signal?: AbortSignal;
+}
+
+export type ExportType = 'MD' | 'HTML';
+
+/** The application the app's writes are recorded under (Asset.application). */
+export const APP_APPLICATION = {
+  id: 'tessera-app',
+  name: 'OPEN_SOURCE',
+  version: '0.1.0',
+  platform: 'WEB',
+  onboarded: true,
+  privacy: 'OPEN',
+} as const;
+
+/** Every call of `createApi()`; each names the route it calls. */
+export interface TesseraApi {
+  /** GET /library: every asset as a list row. */
+  libraryRows(signal?: AbortSignal): Promise<LibraryRows>;
+  /** GET /library/previews?ids=: the first lines of up to 100 assets. */
+  previews(ids: readonly string[]): Promise<LibraryPreviews>;
+  /** GET /assets/search?query=&transferables=false */
+  search(query: string, signal?: AbortSignal): Promise<SearchedAssets>;
+  /** GET /asset/{id} (with content) */
+  getAsset(id: string): Promise<Asset>;
+  /** GET /asset/{id}/activities */
+  activities(id: string): Promise<Activities>;
+  /** POST /assets/related */
+  related(id: string): Promise<Assets>;
+  /** GET /tags */
+  tags(): Promise<Tags>;
+  /** GET /websites */
+  websites(): Promise<Websites>;
+  /** POST /assets/draft: the seed with its detected language and a suggested name; nothing stored. */
+  draft(seed: Seed): Promise<Seed>;
+  /** POST /assets/create */
+  create(seed: Seed): Promise<Asset>;
+  /** POST /asset/update */
+  update(asset: Asset): Promise<Asset>;
+  /** POST /asset/reclassify */
+  reclassify(asset: Asset, ext: ClassificationSpecificEnum): Promise<Asset>;
+  /** POST /assets/{id}/delete */
+  remove(id: string): Promise<string>;
+  /** POST /tags/create with the asset: finds or creates the tag and links it. */
+  addTag(id: string, text: string): Promise<Tag>;
+  /** POST /asset/{id}/tags/disassociate/{tag} */
+  removeTag(id: string, tag: string): Promise<void>;
+  /** POST /websites/create with the asset */
+  addWebsite(id: string, url: string, name: string): Promise<Website>;
+  /** POST /asset/{id}/websites/disassociate/{website} */
+  removeWebsite(id: string, website: string): Promise<void>;
+  /** GET /asset/{id}/export?export_type= */
+  exportAsset(id: string, type: ExportType): Promise<ExportedAsset>;
+}
+
+export function createApi(options: ApiOptions = {}): TesseraApi {
+  const base = () => (options.base ?? clientDefaults.base).replace(/\/+$/, '');
+
+  async function call<T>(path: string, init: RequestInit & { json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    const { json, ...rest } = init;
+    const response = await fetch(`${base()}${path}`, {
+      ...rest,
+      ...(json !== undefined && { body: JSON.stringify(json), headers: { 'content-type': 'application/json' } }),
+      signal: init.signal ?? options.signal ?? null,
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      let error: { code?: string; message?: string } | undefined;
+      try {
+        error = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+      } catch {
+        // not JSON: the status says enough
+      }
+      throw new TesseraApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`);
+    }
+    if (text === '') return undefined as T;
+    return (response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T;
+  }
+  const post = <T>(path: string, json?: unknown, signal?: AbortSignal) => call<T>(path, { method: 'POST', json, ...(signal && { signal }) });
+  const q = encodeURIComponent;
+
+  return {
+    // reads
+    libraryRows: (signal?: AbortSignal) => call<LibraryRows>('/library', signal ? { signal } : {}),
+    previews: (ids: readonly string[]) => call<LibraryPreviews>(`/library/previews?ids=${ids.map(q).join(',')}`),
+    search: (query: string, signal?: AbortSignal) =>
+      call<SearchedAssets>(`/assets/search?query=${q(query)}&transferables=false`, signal ? { signal } : {}),
+    getAsset: (id: string) => call<Asset>(`/asset/${q(id)}`),
+    activities: (id: string) => call<Activities>(`/asset/${q(id)}/activities`),
+    related: (id: string) => post<Assets>('/assets/related', { iterable: [{ id }] }),
+    tags: () => call<Tags>('/tags'),
+    websites: () => call<Websites>('/websites'),
+    draft: (seed: Seed) => post<Seed>('/assets/draft', seed),
+    // writes
+    create: (seed: Seed) => post<Asset>('/assets/create', seed),
+    update: (asset: Asset) => post<Asset>('/asset/update', asset),
+    reclassify: (asset: Asset, ext: ClassificationSpecificEnum) => post<Asset>('/asset/reclassify', { asset, ext }),
+    remove: (id: string) => post<string>(`/assets/${q(id)}/delete`),
+    addTag: (id: string, text: string) => post<Tag>('/tags/create', { text, asset: id }),
+    removeTag: (id: string, tag: string) => post<void>(`/asset/${q(id)}/tags/disassociate/${q(tag)}`),
+    addWebsite: (id: string, url: string, name: string) => post<Website>('/websites/create', { url, name, asset: id }),
+    removeWebsite: (id: string, website: string) => post<void>(`/asset/${q(id)}/websites/disassociate/${q(website)}`),
+    exportAsset: (id: string, type: ExportType) => call<ExportedAsset>(`/asset/${q(id)}/export?export_type=${type}`),
+  };
+}

@@ -1,0 +1,210 @@
+import { batch, computed, effect, signal } from '@preact/signals';
+import { TesseraApiError, type LibraryRow, type TesseraApi } from '../client/api.ts';
+
+/**
+ * The library list's state: every row (from `GET /library`), the query and filters (kept in the URL's
+ * query string), the ranked hits of the current query (`GET /assets/search`, as you type), and the
+ * first lines of the rows shown. The view reads `shown`; changes from the streams call `refresh()`.
+ */
+export type SortKey = 'updated' | 'created' | 'score';
+
+export interface Filters {
+  q: string;
+  language: string;
+  tag: string;
+  website: string;
+  /** '' sorts by score while there is a query, else by update time. */
+  sort: SortKey | '';
+}
+
+const SORTS: readonly SortKey[] = ['updated', 'created', 'score'];
+
+function filtersFromUrl(): Filters {
+  const p = new URLSearchParams(location.search);
+  const sort = p.get('sort') as SortKey | null;
+  return {
+    q: p.get('q') ?? '',
+    language: p.get('language') ?? '',
+    tag: p.get('tag') ?? '',
+    website: p.get('website') ?? '',
+    sort: sort && SORTS.includes(sort) ? sort : '',
+  };
+}
+
+/** The host of a website url, for the website filter (`https://docs.python.org/3/` -> `docs.python.org`). */
+export function hostOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createLibraryState(api: TesseraApi) {
+  const rows = signal<LibraryRow[] | undefined>(undefined);
+  const error = signal<string | undefined>(undefined);
+  const filters = signal<Filters>(filtersFromUrl());
+  /** Asset id -> search score, for the current query; undefined while there is no query. */
+  const hits = signal<Map<string, number> | undefined>(undefined);
+  const searching = signal(false);
+  const previews = signal<ReadonlyMap<string, string>>(new Map());
+  let searchRun = 0;
+  let searchAbort: AbortController | undefined;
+
+  const byId = computed(() => new Map((rows.value ?? []).map((r) => [r.id, r])));
+
+  const facets = computed(() => {
+    const languages = new Map<string, number>();
+    const tags = new Map<string, number>();
+    const websites = new Map<string, number>();
+    const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+    for (const row of rows.value ?? []) {
+      if (row.language) bump(languages, row.language);
+      for (const t of row.tags) bump(tags, t);
+      for (const host of new Set(row.websites.map(hostOf))) if (host) bump(websites, host);
+    }
+    const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    return { languages: sorted(languages), tags: sorted(tags), websites: sorted(websites) };
+  });
+
+  /** The rows the list shows, filtered and sorted. */
+  const shown = computed<LibraryRow[]>(() => {
+    const f = filters.value;
+    const all = rows.value ?? [];
+    const scores = hits.value;
+    let list = scores ? all.filter((r) => scores.has(r.id)) : all;
+    if (f.language) list = list.filter((r) => r.language === f.language);
+    if (f.tag) list = list.filter((r) => r.tags.includes(f.tag));
+    if (f.website) list = list.filter((r) => r.websites.some((w) => hostOf(w) === f.website));
+    const key = f.sort || (scores ? 'score' : 'updated');
+    const sorted = [...list];
+    if (key === 'created') sorted.sort((a, b) => b.created - a.created);
+    else if (key === 'updated') sorted.sort((a, b) => b.updated - a.updated);
+    // Score: the search's while there is a query, else how much each asset was used.
+    else if (scores) sorted.sort((a, b) => (scores.get(b.id) ?? 0) - (scores.get(a.id) ?? 0));
+    else sorted.sort((a, b) => b.usage - a.usage || b.updated - a.updated);
+    return sorted;
+  });
+
+  // The URL follows the filters (replaceState: typing is not history).
+  effect(() => {
+    const f = filters.value;
+    const p = new URLSearchParams();
+    if (f.q) p.set('q', f.q);
+    if (f.language) p.set('language', f.language);
+    if (f.tag) p.set('tag', f.tag);
+    if (f.website) p.set('website', f.website);
+    if (f.sort) p.set('sort', f.sort);
+    const search = p.size ? `?${p}` : '';
+    if (search !== location.search) history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
+  });
+
+  async function runSearch(q: string): Promise<void> {
+    const run = ++searchRun;
+    searchAbort?.abort();
+    if (!q.trim()) {
+      batch(() => {
+        hits.value = undefined;
+        searching.value = false;
+      });
+      return;
+    }
+    const abort = (searchAbort = new AbortController());
+    searching.value = true;
+    try {
+      const found = await api.search(q, abort.signal);
+      if (run !== searchRun) return;
+      const map = new Map<string, number>();
+      for (const item of found.iterable) map.set(item.identifier, item.score);
+      batch(() => {
+        hits.value = map;
+        searching.value = false;
+        error.value = undefined;
+      });
+    } catch (e) {
+      if (run !== searchRun || (e instanceof DOMException && e.name === 'AbortError')) return;
+      batch(() => {
+        searching.value = false;
+        error.value = messageOf(e);
+      });
+    }
+  }
+
+  // Results as you type: every change of the query runs a search; a newer one aborts the older.
+  let lastQuery: string | undefined;
+  effect(() => {
+    const q = filters.value.q;
+    if (q === lastQuery) return;
+    lastQuery = q;
+    void runSearch(q);
+  });
+
+  let loading: Promise<void> | undefined;
+  let again = false;
+  /** Reads every row again (coalesced: calls while one read runs make one more read after it). */
+  function refresh(): Promise<void> {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = (async () => {
+      do {
+        again = false;
+        try {
+          const { rows: next } = await api.libraryRows();
+          batch(() => {
+            rows.value = next;
+            error.value = undefined;
+          });
+        } catch (e) {
+          error.value = messageOf(e);
+        }
+      } while (again);
+      loading = undefined;
+    })();
+    return loading;
+  }
+
+  /** After a change elsewhere: rows again, the query again, and the changed rows' first lines again. */
+  function changed(ids: readonly string[]): Promise<void> {
+    if (ids.length) {
+      const next = new Map(previews.value);
+      for (const id of ids) next.delete(id);
+      previews.value = next;
+    }
+    if (filters.value.q.trim()) void runSearch(filters.value.q);
+    return refresh();
+  }
+
+  const pending = new Set<string>();
+  let previewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Asks for the first lines of rows on screen (batched; each id once until it changes). */
+  function wantPreviews(ids: readonly string[]): void {
+    for (const id of ids) if (!previews.value.has(id)) pending.add(id);
+    if (pending.size === 0 || previewTimer) return;
+    previewTimer = setTimeout(async () => {
+      previewTimer = undefined;
+      const batchIds = [...pending].slice(0, 100);
+      for (const id of batchIds) pending.delete(id);
+      try {
+        const { previews: got } = await api.previews(batchIds);
+        const next = new Map(previews.value);
+        for (const id of batchIds) next.set(id, got[id] ?? '');
+        previews.value = next;
+      } catch {
+        // a failed preview leaves the row without its first lines; the next scroll asks again
+      }
+      if (pending.size) wantPreviews([]);
+    }, 16);
+  }
+
+  return { rows, byId, error, filters, hits, searching, previews, facets, shown, refresh, changed, wantPreviews };
+}
+
+export type LibraryState = ReturnType<typeof createLibraryState>;
+
+export function messageOf(error: unknown): string {
+  if (error instanceof TesseraApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
