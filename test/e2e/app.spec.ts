@@ -314,3 +314,24 @@ test('screenshots of the library, an asset and the editor in light and dark', as
     await screenshot(page, `edit-${scheme}`);
   }
 });
+
+test('installable: the manifest names the app, starts at /, standalone, with 192, 512 and maskable icons that load', async ({ page }) => {
+  await openApp(page);
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const manifest = await page.evaluate(async (href) => (await fetch(href!)).json(), href);
+  expect(manifest).toMatchObject({ name: 'Tessera', start_url: '/', display: 'standalone' });
+  const icons = manifest.icons as { src: string; sizes: string; purpose?: string }[];
+  for (const [sizes, purpose] of [
+    ['192x192', 'any'],
+    ['512x512', 'any'],
+    ['512x512', 'maskable'],
+  ]) {
+    const icon = icons.find((i) => i.sizes === sizes && (i.purpose ?? 'any').split(' ').includes(purpose!));
+    expect(icon, `${sizes} ${purpose}`).toBeDefined();
+    const size = await page.evaluate(async (src) => {
+      const bitmap = await createImageBitmap(await (await fetch(src)).blob());
+      return `${bitmap.width}x${bitmap.height}`;
+    }, icon!.src);
+    expect(size).toBe(sizes);
+  }
+});

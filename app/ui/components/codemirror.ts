@@ -24,6 +24,7 @@ const theme = EditorView.theme({
   '.cm-gutters': { backgroundColor: 'var(--code-bg)', color: 'var(--muted)', border: 'none' },
   '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
   '.cm-cursor': { borderLeftColor: 'var(--text)' },
+  '.cm-placeholder': { color: 'var(--muted)' },
 });
 
 // Token colours through CSS variables (styles.css), checked for contrast in both themes.

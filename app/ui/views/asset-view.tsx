@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Asset } from '../../client/api.ts';
 import { copyAsset, deleteAsset, exportAsset } from '../actions.ts';
 import { bytesOf, descriptionOf, isImage, languageOfAsset, mimeOf, originalFormat, textOf } from '../asset-content.ts';
@@ -57,21 +57,7 @@ export function AssetView({ id }: { id: string }) {
               Copy
             </button>
           )}
-          <div class="menu">
-            <button type="button" aria-expanded={exportOpen} aria-controls="export-menu" onClick={() => setExportOpen(!exportOpen)}>
-              Export
-            </button>
-            {exportOpen && (
-              <div id="export-menu" class="menu-popup" onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), setExportOpen(false))}>
-                <button type="button" autofocus onClick={() => (setExportOpen(false), void exportAsset(session, asset, 'MD'))}>
-                  Markdown
-                </button>
-                <button type="button" onClick={() => (setExportOpen(false), void exportAsset(session, asset, 'HTML'))}>
-                  HTML
-                </button>
-              </div>
-            )}
-          </div>
+          <ExportMenu open={exportOpen} setOpen={setExportOpen} onExport={(type) => void exportAsset(session, asset, type)} />
           <a class="button" href={hrefOf({ view: 'ask', asset: id })}>
             Ask about this
           </a>
@@ -127,6 +113,47 @@ export function AssetView({ id }: { id: string }) {
         </ConfirmDialog>
       )}
     </article>
+  );
+}
+
+/** "Export" opens a small menu of "Markdown" and "HTML"; Escape or leaving it closes it. */
+function ExportMenu({ open, setOpen, onExport }: { open: boolean; setOpen: (open: boolean) => void; onExport: (type: 'MD' | 'HTML') => void }) {
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open) first.current?.focus();
+  }, [open]);
+  const choose = (type: 'MD' | 'HTML') => {
+    setOpen(false);
+    onExport(type);
+  };
+  return (
+    <div
+      class="menu"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          e.preventDefault();
+          setOpen(false);
+        }
+      }}
+      onFocusOut={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <button type="button" aria-expanded={open} aria-controls="export-menu" onClick={() => setOpen(!open)}>
+        Export
+      </button>
+      {open && (
+        <div id="export-menu" class="menu-popup">
+          <button type="button" ref={first} onClick={() => choose('MD')}>
+            Markdown
+          </button>
+          <button type="button" onClick={() => choose('HTML')}>
+            HTML
+          </button>
+        </div>
+      )}
+    </div>
   );
 }
 
