@@ -10,6 +10,12 @@
  * ```
  */
 import type {
+  Conversation,
+  Conversations,
+  QGPTHintsInput,
+  QGPTQuestionOutput,
+  QGPTRepromptInput,
+  QGPTRepromptOutput,
   Activities,
   Asset,
   Assets,
@@ -23,10 +29,23 @@ import type {
   Websites,
 } from '../../worker/core/model/schemas.ts';
 import type { LibraryPreviews, LibraryRows } from '../../worker/core/library/schemas.ts';
+import type { EmbedderInfo } from '../../worker/core/embed/embedder.ts';
+import type { EmbeddingProgress } from '../../worker/core/qgpt/vectors.ts';
+
+/** `GET /qgpt/settings`: the answer endpoint, without its key. */
+export interface AnswerEndpoint {
+  configured: boolean;
+  url?: string;
+  model?: string;
+  enabled?: boolean;
+  hasApiKey?: boolean;
+}
 import { clientDefaults } from './defaults.ts';
 
 export type { Asset, Seed, SearchedAssets, ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
 export type { LibraryRow } from '../../worker/core/library/schemas.ts';
+export type { Conversation } from '../../worker/core/model/schemas.ts';
+export type { EmbedderInfo, EmbeddingProgress };
 
 /** A failed call: the HTTP status and the `{error: {code, message}}` the service answered. */
 export class TesseraApiError extends Error {
@@ -96,6 +115,28 @@ export interface TesseraApi {
   removeWebsite(id: string, website: string): Promise<void>;
   /** GET /asset/{id}/export?export_type= */
   exportAsset(id: string, type: ExportType): Promise<ExportedAsset>;
+  /** GET /conversations: every stored conversation, with its messages. */
+  conversations(): Promise<Conversations>;
+  /** GET /conversation/{id} */
+  conversation(id: string): Promise<Conversation>;
+  /** POST /conversation/update with a new name */
+  renameConversation(conversation: Conversation, name: string): Promise<Conversation>;
+  /** POST /conversations/{id}/delete */
+  deleteConversation(id: string): Promise<void>;
+  /** POST /qgpt/hints: questions to ask next */
+  hints(input: QGPTHintsInput): Promise<QGPTQuestionOutput>;
+  /** POST /qgpt/reprompt: a follow-up rewritten to stand on its own */
+  reprompt(input: QGPTRepromptInput): Promise<QGPTRepromptOutput>;
+  /** GET /qgpt/settings */
+  answerEndpoint(): Promise<AnswerEndpoint>;
+  /** PUT /qgpt/settings */
+  setAnswerEndpoint(settings: { url: string; model: string; apiKey?: string; enabled?: boolean }): Promise<AnswerEndpoint>;
+  /** DELETE /qgpt/settings: extractive answers again */
+  clearAnswerEndpoint(): Promise<AnswerEndpoint>;
+  /** GET /embeddings: the active embedder */
+  embedder(): Promise<EmbedderInfo>;
+  /** GET /embeddings/library: how far the library's vectors are */
+  embeddingProgress(): Promise<EmbeddingProgress>;
 }
 
 export function createApi(options: ApiOptions = {}): TesseraApi {
@@ -146,5 +187,16 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     addWebsite: (id: string, url: string, name: string) => post<Website>('/websites/create', { url, name, asset: id }),
     removeWebsite: (id: string, website: string) => post<void>(`/asset/${q(id)}/websites/disassociate/${q(website)}`),
     exportAsset: (id: string, type: ExportType) => call<ExportedAsset>(`/asset/${q(id)}/export?export_type=${type}`),
+    conversations: () => call<Conversations>('/conversations'),
+    conversation: (id: string) => call<Conversation>(`/conversation/${q(id)}`),
+    renameConversation: (conversation: Conversation, name: string) => post<Conversation>('/conversation/update', { ...conversation, name }),
+    deleteConversation: (id: string) => post<void>(`/conversations/${q(id)}/delete`),
+    hints: (input: QGPTHintsInput) => post<QGPTQuestionOutput>('/qgpt/hints', input),
+    reprompt: (input: QGPTRepromptInput) => post<QGPTRepromptOutput>('/qgpt/reprompt', input),
+    answerEndpoint: () => call<AnswerEndpoint>('/qgpt/settings'),
+    setAnswerEndpoint: (settings) => call<AnswerEndpoint>('/qgpt/settings', { method: 'PUT', json: settings }),
+    clearAnswerEndpoint: () => call<AnswerEndpoint>('/qgpt/settings', { method: 'DELETE' }),
+    embedder: () => call<EmbedderInfo>('/embeddings'),
+    embeddingProgress: () => call<EmbeddingProgress>('/embeddings/library'),
   };
 }

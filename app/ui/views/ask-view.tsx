@@ -1,147 +1,419 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { clientDefaults } from '../../client/defaults.ts';
-import { TesseraSocket } from '../../client/socket.ts';
+import type { Conversation } from '../../client/api.ts';
+import { listFolders, type GrantedFolder } from '../../client/folders.ts';
+import { AskStream, type AskScope, type Relevant, type StreamFrame } from '../ask-stream.ts';
+import { textOf } from '../asset-content.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { timeAgo, epochOf } from '../format.ts';
+import { messageOf } from '../library-state.ts';
 import { hrefOf } from '../router.ts';
-import { useSession } from '../session.ts';
+import { useSession, type Session } from '../session.ts';
 
 interface Source {
   id: string;
   name: string;
+  /** "lines 3–9" of the snippets used, when known. */
+  lines: string[];
 }
 
 interface Exchange {
-  request: string;
+  key: string;
   question: string;
   answer: string;
+  html?: string;
   status: 'asking' | 'done' | 'stopped' | 'failed';
   error?: string;
   sources: Source[];
 }
 
-interface StreamFrame {
-  conversation: string;
-  request?: string;
-  status?: string;
-  errorMessage?: string;
-  question?: { answers: { iterable: { text: string }[] } };
-  relevance?: { relevant: { iterable: { asset?: { id: string; name?: string } }[] } };
-}
+type ScopeKind = AskScope['kind'];
 
 /**
- * Ask: a question about the library (or one asset), answered over `/qgpt/stream` through Tessera's
- * WebSocket client; the answer streams in as text, then the assets it used are listed by name. Follow-ups
- * stay in the same conversation.
+ * Ask: questions about the library, chosen assets, a pasted snippet or a granted folder, answered over
+ * `/qgpt/stream`. The answer streams in and is rendered as sanitised Markdown; the assets it used are
+ * listed by name with the lines used; Stop cancels; follow-ups stay in the conversation (reprompted to
+ * stand on their own); suggested questions follow each answer; conversations are listed, reopened,
+ * renamed and deleted.
  */
 export function AskView({ asset }: { asset?: string }) {
   const session = useSession();
-  const [question, setQuestion] = useState('');
+  const stream = useRef<AskStream | undefined>(undefined);
+  const [conversation, setConversation] = useState<string | undefined>(undefined);
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
-  const conversation = useRef<string | undefined>(undefined);
-  const socket = useRef<TesseraSocket | undefined>(undefined);
-  const scopeName = asset ? session.library.byId.value.get(asset)?.name || 'this asset' : undefined;
+  const [hints, setHints] = useState<string[]>([]);
+  const [question, setQuestion] = useState('');
+  const [scope, setScope] = useState<ScopeKind>(asset ? 'assets' : 'library');
+  const [snippet, setSnippet] = useState('');
+  const [folders, setFolders] = useState<GrantedFolder[]>([]);
+  const [folder, setFolder] = useState('');
+  const [list, setList] = useState<Conversation[]>([]);
+  const [generative, setGenerative] = useState<boolean | undefined>(undefined);
+  const conversationRef = useRef<string | undefined>(undefined);
+  conversationRef.current = conversation;
+  const assetName = asset ? session.library.byId.value.get(asset)?.name || 'this asset' : undefined;
+
+  const refreshList = () =>
+    session.api.conversations().then(
+      (all) => setList([...all.iterable].sort((a, b) => epochOf(b.updated.value) - epochOf(a.updated.value))),
+      () => setList([]),
+    );
 
   useEffect(() => {
-    const base = clientDefaults.base;
-    const s = new TesseraSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}/qgpt/stream`, undefined, { base });
-    socket.current = s;
-    s.onmessage = (event) => {
-      const frame = JSON.parse(String(event.data)) as StreamFrame;
-      conversation.current = frame.conversation;
-      setExchanges((list) =>
-        list.map((x) => {
-          if (x.request !== frame.request) return x;
-          const delta = frame.status === 'IN-PROGRESS' ? (frame.question?.answers.iterable[0]?.text ?? '') : '';
-          const next: Exchange = { ...x, answer: x.answer + delta };
-          if (frame.status === 'COMPLETED') {
-            next.status = 'done';
-            const seen = new Map<string, Source>();
-            for (const seed of frame.relevance?.relevant.iterable ?? []) {
-              const id = seed.asset?.id;
-              if (id && !seen.has(id)) seen.set(id, { id, name: session.library.byId.value.get(id)?.name || seed.asset?.name || 'Untitled' });
-            }
-            next.sources = [...seen.values()];
-          } else if (frame.status === 'STOPPED' || frame.status === 'RESET' || frame.status === 'CANCELED') next.status = 'stopped';
-          else if (frame.status === 'FAILED') Object.assign(next, { status: 'failed', error: frame.errorMessage ?? 'The answer failed.' });
-          return next;
-        }),
-      );
-    };
-    return () => s.close();
+    stream.current = new AskStream();
+    void refreshList();
+    listFolders().then(setFolders, () => setFolders([]));
+    session.api.answerEndpoint().then(
+      (s) => setGenerative(s.configured && s.enabled !== false),
+      () => setGenerative(false),
+    );
+    return () => stream.current?.close();
   }, []);
 
+  const update = (key: string, patch: (x: Exchange) => Partial<Exchange>) =>
+    setExchanges((all) => all.map((x) => (x.key === key ? { ...x, ...patch(x) } : x)));
+
   const asking = exchanges.some((x) => x.status === 'asking');
-  const ask = () => {
-    const query = question.trim();
-    if (!query || asking || socket.current?.readyState !== TesseraSocket.OPEN) return;
-    const request = crypto.randomUUID();
-    const relevance = asset
-      ? { query, assets: { iterable: [{ id: asset }] }, options: { question: true } }
-      : { query, options: { question: true, database: true } };
-    socket.current.send(JSON.stringify({ ...(conversation.current && { conversation: conversation.current }), request, relevance }));
-    setExchanges((list) => [...list, { request, question: query, answer: '', status: 'asking', sources: [] }]);
+
+  const ask = async (text = question) => {
+    const query = text.trim();
+    if (!query || asking || !stream.current) return;
+    const chosen = scopeOf(scope, asset, snippet, folder);
+    if (chosen?.kind === 'library' && session.library.rows.value?.length === 0) {
+      session.notify({ message: 'Your library is empty: save a snippet first, or ask about a pasted one.', error: true });
+      return;
+    }
+    if (!chosen) {
+      session.notify({ message: scope === 'snippet' ? 'Paste a snippet to ask about.' : 'Choose a folder first.', error: true });
+      return;
+    }
+    const key = crypto.randomUUID();
+    setExchanges((all) => [...all, { key, question: query, answer: '', status: 'asking', sources: [] }]);
     setQuestion('');
+    setHints([]);
+    // A follow-up is rewritten to stand on its own (POST /qgpt/reprompt), so the search finds what it refers to.
+    let sent = query;
+    if (conversationRef.current && exchanges.length) {
+      sent = await session.api
+        .reprompt({
+          query,
+          conversation: {
+            iterable: exchanges.flatMap((x) => [
+              { role: 'USER' as const, text: x.question, timestamp: { value: new Date().toISOString() } },
+              ...(x.answer ? [{ role: 'ASSISTANT' as const, text: x.answer, timestamp: { value: new Date().toISOString() } }] : []),
+            ]),
+          },
+        })
+        .then((r) => r.query || query, () => query);
+    }
+    let rendering = false;
+    let latest = '';
+    const render = (text: string) => {
+      latest = text;
+      if (rendering) return;
+      rendering = true;
+      requestAnimationFrame(async () => {
+        const html = await renderAnswer(session, latest).catch(() => undefined);
+        rendering = false;
+        update(key, () => ({ html }));
+      });
+    };
+    await stream.current.ask(sent, chosen, conversationRef.current, {
+      conversation: (id) => setConversation(id),
+      delta: (delta) =>
+        setExchanges((all) =>
+          all.map((x) => {
+            if (x.key !== key) return x;
+            render(x.answer + delta);
+            return { ...x, answer: x.answer + delta };
+          }),
+        ),
+      end: (status, frame) => void finish(key, status, frame, query),
+    });
   };
-  const stop = () => {
-    if (conversation.current) socket.current?.send(JSON.stringify({ conversation: conversation.current, stop: true }));
+
+  const finish = async (key: string, status: string, frame: StreamFrame, query: string) => {
+    if (status === 'COMPLETED') {
+      const relevant = frame.relevance?.relevant.iterable ?? [];
+      setExchanges((all) =>
+        all.map((x) => {
+          if (x.key !== key) return x;
+          void sourcesOf(session, relevant, x.answer).then((sources) => update(key, () => ({ sources })));
+          void renderAnswer(session, x.answer).then((html) => update(key, () => ({ html })));
+          void session.api
+            .hints({ relevant: { iterable: relevant as never }, query, answer: { text: x.answer, score: 0 } })
+            .then((h) => setHints(h.answers.iterable.map((a) => a.text).slice(0, 4)), () => setHints([]));
+          return { ...x, status: 'done' };
+        }),
+      );
+    } else if (status === 'FAILED') update(key, () => ({ status: 'failed', error: frame.errorMessage || 'The answer failed.' }));
+    else update(key, () => ({ status: 'stopped' }));
+    void refreshList();
+  };
+
+  const open = async (id: string) => {
+    try {
+      const c = await session.api.conversation(id);
+      setConversation(c.id);
+      setHints([]);
+      const messages = (c.messages.iterable ?? []).map((m) => m.reference as { role?: string; fragment?: { string?: { raw?: string } } } | undefined);
+      const opened: Exchange[] = [];
+      for (const m of messages) {
+        const text = m?.fragment?.string?.raw ?? '';
+        if (m?.role === 'USER') opened.push({ key: crypto.randomUUID(), question: text, answer: '', status: 'done', sources: [] });
+        else if (opened.length) opened[opened.length - 1]!.answer += text;
+      }
+      const rendered = await Promise.all(opened.map(async (x) => ({ ...x, html: await renderAnswer(session, x.answer).catch(() => undefined), sources: await sourcesOf(session, [], x.answer) })));
+      setExchanges(rendered);
+    } catch (error) {
+      session.notify({ message: `Could not open the conversation: ${messageOf(error)}`, error: true });
+    }
+  };
+
+  const startNew = () => {
+    setConversation(undefined);
+    setExchanges([]);
+    setHints([]);
   };
 
   return (
-    <section class="ask" aria-labelledby="ask-title">
-      <h2 id="ask-title" tabIndex={-1}>
-        Ask {scopeName ? `about “${scopeName}”` : 'your library'}
-      </h2>
-      <p class="muted">Answers quote the snippets they come from (extractive) unless an answer endpoint is set in Settings.</p>
-      <div class="exchanges">
-        {exchanges.map((x) => (
-          <div class="exchange" key={x.request}>
-            <p class="question">{x.question}</p>
-            <div class="answer" role="region" aria-label="Answer" aria-busy={x.status === 'asking'}>
-              <p class="answer-text">{x.answer || (x.status === 'asking' ? 'Thinking…' : '')}</p>
-              {x.status === 'failed' && <p class="error">{x.error}</p>}
-              {x.status === 'stopped' && <p class="muted">Stopped.</p>}
-              {x.sources.length > 0 && (
-                <ul class="sources" aria-label="Sources">
-                  {x.sources.map((s) => (
-                    <li key={s.id}>
-                      <a href={hrefOf({ view: 'asset', id: s.id })}>{s.name}</a>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          </div>
-        ))}
-      </div>
-      <form
-        class="ask-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          ask();
-        }}
-      >
-        <label class="field grow">
-          <span>Question</span>
-          <textarea
-            rows={2}
-            value={question}
-            placeholder="How do I parse command line flags?"
-            onInput={(e) => setQuestion(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey) {
-                e.preventDefault();
-                ask();
-              }
-            }}
-          />
-        </label>
-        {asking ? (
-          <button type="button" class="secondary" onClick={stop}>
-            Stop
+    <div class="ask-layout">
+      <aside class="conversations" aria-labelledby="conversations-title">
+        <div class="conversations-head">
+          <h3 id="conversations-title">Conversations</h3>
+          <button type="button" class="secondary" onClick={startNew}>
+            New conversation
           </button>
-        ) : (
-          <button type="submit">Ask</button>
+        </div>
+        <ConversationList session={session} list={list} current={conversation} onOpen={open} onChanged={refreshList} onDeleted={(id) => id === conversation && startNew()} />
+      </aside>
+      <section class="ask" aria-labelledby="ask-title">
+        <h2 id="ask-title" tabIndex={-1}>
+          Ask {scope === 'assets' && assetName ? `about “${assetName}”` : 'your library'}
+        </h2>
+        {generative === false && (
+          <p class="notice" role="note">
+            Answers are extractive: they quote the snippets that match best, each naming its source. To have a model write answers, set an
+            answer endpoint (any OpenAI-compatible server, such as a local Ollama) in <a href={hrefOf({ view: 'settings' })}>Settings</a>.
+          </p>
         )}
-      </form>
-    </section>
+        <fieldset class="scope">
+          <legend>Ask about</legend>
+          <label class="radio">
+            <input type="radio" name="scope" checked={scope === 'library'} onChange={() => setScope('library')} /> The whole library
+          </label>
+          {asset && (
+            <label class="radio">
+              <input type="radio" name="scope" checked={scope === 'assets'} onChange={() => setScope('assets')} /> “{assetName}”
+            </label>
+          )}
+          <label class="radio">
+            <input type="radio" name="scope" checked={scope === 'snippet'} onChange={() => setScope('snippet')} /> A pasted snippet
+          </label>
+          <label class="radio">
+            <input type="radio" name="scope" checked={scope === 'folder'} onChange={() => setScope('folder')} disabled={folders.length === 0} /> A granted folder
+            {folders.length === 0 && <span class="muted"> (add one in Settings)</span>}
+          </label>
+          {scope === 'snippet' && (
+            <label class="field">
+              <span>Snippet</span>
+              <textarea rows={5} value={snippet} onInput={(e) => setSnippet(e.currentTarget.value)} placeholder="Paste code or text to ask about" />
+            </label>
+          )}
+          {scope === 'folder' && (
+            <label class="field">
+              <span>Folder</span>
+              <select value={folder} onChange={(e) => setFolder(e.currentTarget.value)}>
+                <option value="">Choose a folder</option>
+                {folders.map((f) => (
+                  <option value={f.path} key={f.name}>
+                    {f.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </fieldset>
+        <div class="exchanges">
+          {exchanges.map((x) => (
+            <ExchangeView key={x.key} exchange={x} />
+          ))}
+        </div>
+        {hints.length > 0 && !asking && (
+          <ul class="hints" aria-label="Suggested questions">
+            {hints.map((h) => (
+              <li key={h}>
+                <button type="button" class="chip-button" onClick={() => void ask(h)}>
+                  {h}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <form
+          class="ask-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void ask();
+          }}
+        >
+          <label class="field grow">
+            <span>Question</span>
+            <textarea
+              rows={2}
+              value={question}
+              placeholder={exchanges.length ? 'Ask a follow-up…' : 'How do I parse command line flags?'}
+              onInput={(e) => setQuestion(e.currentTarget.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey) {
+                  e.preventDefault();
+                  void ask();
+                }
+              }}
+            />
+          </label>
+          {asking ? (
+            <button type="button" class="secondary" onClick={() => conversation && stream.current?.stop(conversation)}>
+              Stop
+            </button>
+          ) : (
+            <button type="submit">Ask</button>
+          )}
+        </form>
+      </section>
+    </div>
   );
 }
+
+function ExchangeView({ exchange: x }: { exchange: Exchange }) {
+  return (
+    <div class="exchange">
+      <p class="question">{x.question}</p>
+      <div class="answer" role="region" aria-label="Answer" aria-busy={x.status === 'asking'}>
+        {x.html !== undefined ? (
+          <div class="markdown" dangerouslySetInnerHTML={{ __html: x.html }} />
+        ) : (
+          <p class="answer-text">{x.answer || (x.status === 'asking' ? 'Finding the snippets that answer this…' : '')}</p>
+        )}
+        {x.status === 'failed' && <p class="error">{x.error}</p>}
+        {x.status === 'stopped' && <p class="muted">Stopped.</p>}
+        {x.sources.length > 0 && (
+          <div class="sources">
+            <h4>Snippets used</h4>
+            <ul>
+              {x.sources.map((s) => (
+                <li key={s.id}>
+                  <a href={hrefOf({ view: 'asset', id: s.id })}>{s.name}</a>
+                  {s.lines.length > 0 && <span class="muted"> · {s.lines.join(', ')}</span>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ConversationList(props: { session: Session; list: Conversation[]; current?: string; onOpen: (id: string) => void; onChanged: () => void; onDeleted: (id: string) => void }) {
+  const [renaming, setRenaming] = useState<string | undefined>(undefined);
+  const [name, setName] = useState('');
+  const [deleting, setDeleting] = useState<Conversation | undefined>(undefined);
+  const { session } = props;
+  if (props.list.length === 0) return <p class="muted">No conversations yet.</p>;
+  return (
+    <>
+      <ul class="conversation-list">
+        {props.list.map((c) => (
+          <li key={c.id} class={c.id === props.current ? 'current' : ''}>
+            {renaming === c.id ? (
+              <form
+                onSubmit={async (e) => {
+                  e.preventDefault();
+                  await session.api.renameConversation(c, name.trim() || c.name || 'Conversation').catch((error) => session.notify({ message: `Rename failed: ${messageOf(error)}`, error: true }));
+                  setRenaming(undefined);
+                  props.onChanged();
+                }}
+              >
+                <input aria-label="Conversation name" value={name} onInput={(e) => setName(e.currentTarget.value)} ref={(el) => el?.focus()} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), setRenaming(undefined))} />
+              </form>
+            ) : (
+              <button type="button" class="conversation-open" aria-current={c.id === props.current ? 'true' : undefined} onClick={() => props.onOpen(c.id)}>
+                <span>{c.name || 'Conversation'}</span>
+                <time class="muted" dateTime={new Date(epochOf(c.updated.value)).toISOString()}>{timeAgo(epochOf(c.updated.value))}</time>
+              </button>
+            )}
+            <span class="conversation-actions">
+              <button type="button" class="icon" aria-label={`Rename ${c.name || 'conversation'}`} onClick={() => (setRenaming(c.id), setName(c.name ?? ''))}>
+                ✎
+              </button>
+              <button type="button" class="icon" aria-label={`Delete ${c.name || 'conversation'}`} onClick={() => setDeleting(c)}>
+                ×
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete “${deleting.name || 'Conversation'}”?`}
+          confirm="Delete"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await session.api.deleteConversation(deleting.id).catch((error) => session.notify({ message: `Delete failed: ${messageOf(error)}`, error: true }));
+            props.onDeleted(deleting.id);
+            props.onChanged();
+          }}
+        >
+          <p>The conversation and its messages are removed for good.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+function scopeOf(kind: ScopeKind, asset: string | undefined, snippet: string, folder: string): AskScope | undefined {
+  if (kind === 'assets') return asset ? { kind, ids: [asset] } : undefined;
+  if (kind === 'snippet') return snippet.trim() ? { kind, text: snippet } : undefined;
+  if (kind === 'folder') return folder ? { kind, path: folder } : undefined;
+  return { kind: 'library' };
+}
+
+function renderAnswer(session: Session, text: string): Promise<string> {
+  return import('../markdown.ts').then(({ renderMarkdown }) => renderMarkdown(text, (id) => session.library.byId.value.get(id)?.name || undefined));
+}
+
+const ASSET_ID = /asset ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gi;
+
+/**
+ * The assets an answer used, by name, with the lines of the snippets taken from each: the assets the
+ * answer names (extractive answers name each source), else every asset of the relevant snippets.
+ */
+async function sourcesOf(session: Session, relevant: Relevant[], answer: string): Promise<Source[]> {
+  const named = new Set([...answer.matchAll(ASSET_ID)].map((m) => m[1]!.toLowerCase()));
+  const byAsset = new Map<string, Relevant[]>();
+  for (const r of relevant) {
+    const id = r.asset?.id;
+    if (id && (named.size === 0 || named.has(id.toLowerCase()))) byAsset.set(id, [...(byAsset.get(id) ?? []), r]);
+  }
+  for (const id of named) if (![...byAsset.keys()].some((k) => k.toLowerCase() === id)) byAsset.set(id, []);
+  return Promise.all(
+    [...byAsset].map(async ([id, snippets]) => {
+      const row = session.library.byId.value.get(id);
+      let lines: string[] = [];
+      const located = snippets.filter((s) => s.location);
+      if (located.length) {
+        const content = await session.api.getAsset(id).then(textOf, () => undefined);
+        if (content !== undefined) lines = located.map((s) => lineRange(content, s.location!.start, s.location!.end));
+      }
+      return { id, name: row?.name || 'Untitled', lines: [...new Set(lines)] };
+    }),
+  );
+}
+
+function lineRange(content: string, start: number, end: number): string {
+  const lineAt = (offset: number) => content.slice(0, offset).split('\n').length;
+  const first = lineAt(start);
+  const last = lineAt(Math.max(start, end - 1));
+  return first === last ? `line ${first}` : `lines ${first}–${last}`;
+}
+

@@ -1,0 +1,90 @@
+import { APP_APPLICATION } from '../client/api.ts';
+import { clientDefaults } from '../client/defaults.ts';
+import { TesseraSocket } from '../client/socket.ts';
+
+/**
+ * One `/qgpt/stream` socket for the Ask view, through Tessera's WebSocket client: `ask()` sends a
+ * relevance input with `options.question` (relevance, then the answer, in one request) and reports the
+ * request's deltas and its end; `stop()` stops a conversation's running request.
+ */
+export interface AskHandlers {
+  delta(text: string): void;
+  /** The terminal frame: COMPLETED (with the relevant snippets), STOPPED, RESET, CANCELED or FAILED. */
+  end(status: string, frame: StreamFrame): void;
+  /** The conversation id (known from the first frame; a new conversation gets one here). */
+  conversation(id: string): void;
+}
+
+export type AskScope =
+  | { kind: 'library' }
+  | { kind: 'assets'; ids: string[] }
+  | { kind: 'snippet'; text: string }
+  | { kind: 'folder'; path: string };
+
+/** What the view reads of a relevant snippet (RelevantQGPTSeed) in a COMPLETED frame. */
+export interface Relevant {
+  id?: string;
+  asset?: { id: string };
+  path?: string;
+  location?: { text: string; start: number; end: number };
+}
+
+/** What the view reads of a frame (StreamFrame). */
+export interface StreamFrame {
+  conversation: string;
+  request?: string;
+  status?: string;
+  errorMessage?: string;
+  question?: { answers: { iterable: { text: string; score: number }[] } };
+  relevance?: { relevant: { iterable: Relevant[] }; answer?: { answers: { iterable: { text: string; score: number }[] } } };
+}
+
+export class AskStream {
+  private readonly socket: TesseraSocket;
+  private readonly opened: Promise<void>;
+  private readonly requests = new Map<string, AskHandlers>();
+
+  constructor(base = clientDefaults.base) {
+    this.socket = new TesseraSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}/qgpt/stream`, undefined, { base });
+    this.opened = new Promise((resolve, reject) => {
+      this.socket.addEventListener('open', () => resolve(), { once: true });
+      this.socket.addEventListener('close', () => reject(new Error('The answer stream closed.')), { once: true });
+    });
+    this.opened.catch(() => {});
+    this.socket.onmessage = (event) => this.receive(JSON.parse(String(event.data)) as StreamFrame);
+  }
+
+  /** Asks `query` within `scope`; in `conversation` when given (a follow-up), else in a new one. */
+  async ask(query: string, scope: AskScope, conversation: string | undefined, handlers: AskHandlers): Promise<string> {
+    await this.opened;
+    const request = crypto.randomUUID();
+    this.requests.set(request, handlers);
+    const relevance: Record<string, unknown> = { query, options: { question: true, ...(scope.kind === 'library' && { database: true }) } };
+    if (scope.kind === 'assets') relevance.assets = { iterable: scope.ids.map((id) => ({ id })) };
+    if (scope.kind === 'snippet') relevance.seeds = { iterable: [{ type: 'SEEDED_ASSET', asset: { application: APP_APPLICATION, format: { fragment: { string: { raw: scope.text } } } } }] };
+    if (scope.kind === 'folder') relevance.paths = [scope.path];
+    this.socket.send(JSON.stringify({ request, relevance, ...(conversation && { conversation }) }));
+    return request;
+  }
+
+  stop(conversation: string): void {
+    if (this.socket.readyState === TesseraSocket.OPEN) this.socket.send(JSON.stringify({ conversation, stop: true }));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+
+  private receive(frame: StreamFrame): void {
+    const handlers = frame.request ? this.requests.get(frame.request) : undefined;
+    if (!handlers) return;
+    handlers.conversation(frame.conversation);
+    if (frame.status === 'IN-PROGRESS') {
+      const text = frame.question?.answers.iterable[0]?.text;
+      if (text) handlers.delta(text);
+    } else if (frame.status && frame.status !== 'INITIALIZED' && frame.status !== 'UNKNOWN') {
+      this.requests.delete(frame.request!);
+      handlers.end(frame.status, frame);
+    }
+  }
+}
