@@ -133,6 +133,8 @@ export interface TesseraApi {
   setAnswerEndpoint(settings: { url: string; model: string; apiKey?: string; enabled?: boolean }): Promise<AnswerEndpoint>;
   /** DELETE /qgpt/settings: extractive answers again */
   clearAnswerEndpoint(): Promise<AnswerEndpoint>;
+  /** POST /qgpt/settings/test: asks the saved endpoint for its models */
+  testAnswerEndpoint(): Promise<{ ok: boolean; message: string; models?: string[] }>;
   /** GET /embeddings: the active embedder */
   embedder(): Promise<EmbedderInfo>;
   /** GET /embeddings/library: how far the library's vectors are */
@@ -196,6 +198,7 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     answerEndpoint: () => call<AnswerEndpoint>('/qgpt/settings'),
     setAnswerEndpoint: (settings) => call<AnswerEndpoint>('/qgpt/settings', { method: 'PUT', json: settings }),
     clearAnswerEndpoint: () => call<AnswerEndpoint>('/qgpt/settings', { method: 'DELETE' }),
+    testAnswerEndpoint: () => post<{ ok: boolean; message: string; models?: string[] }>('/qgpt/settings/test'),
     embedder: () => call<EmbedderInfo>('/embeddings'),
     embeddingProgress: () => call<EmbeddingProgress>('/embeddings/library'),
   };

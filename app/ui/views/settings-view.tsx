@@ -1,4 +1,11 @@
-import { useSession, type Theme } from '../session.ts';
+import { useEffect, useState } from 'preact/hooks';
+import type { AnswerEndpoint, EmbedderInfo, EmbeddingProgress } from '../../client/api.ts';
+import { listFolders, pickFolder, removeFolder, type GrantedFolder } from '../../client/folders.ts';
+import { BACKUP_REMINDER_DAYS, backUp, daysSinceBackup, lastBackup, restore, type RestoreSummary } from '../backup.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { dateTime } from '../format.ts';
+import { messageOf } from '../library-state.ts';
+import { useSession, type Session, type Theme } from '../session.ts';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'Follow the system' },
@@ -6,7 +13,7 @@ const THEMES: { value: Theme; label: string }[] = [
   { value: 'dark', label: 'Dark' },
 ];
 
-/** Settings: the theme (light, dark, or the system's `prefers-color-scheme`). */
+/** Settings: storage, backup and restore, the embedder, the answer endpoint, granted folders, the theme. */
 export function SettingsView() {
   const session = useSession();
   return (
@@ -14,6 +21,11 @@ export function SettingsView() {
       <h2 id="settings-title" tabIndex={-1}>
         Settings
       </h2>
+      <Storage />
+      <Backup session={session} />
+      <Embedder session={session} />
+      <AnswerEndpointSettings session={session} />
+      <Folders session={session} />
       <fieldset>
         <legend>Theme</legend>
         {THEMES.map((t) => (
@@ -23,6 +35,326 @@ export function SettingsView() {
           </label>
         ))}
       </fieldset>
+    </section>
+  );
+}
+
+function bytes(n: number | undefined): string {
+  if (n === undefined) return '?';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
+  return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
+}
+
+function Storage() {
+  const [estimate, setEstimate] = useState<StorageEstimate | undefined>(undefined);
+  const [persisted, setPersisted] = useState<boolean | undefined>(undefined);
+  const [asked, setAsked] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    navigator.storage?.estimate().then(setEstimate, () => {});
+    navigator.storage?.persisted().then(setPersisted, () => {});
+  }, []);
+  const keep = async () => {
+    const granted = await navigator.storage.persist().catch(() => false);
+    setPersisted(granted);
+    setAsked(granted ? 'The browser will keep this data unless you delete it.' : 'The browser declined for now (it grants this to sites you use often or install); your data is kept as long as there is room.');
+  };
+  return (
+    <section aria-labelledby="storage-title" class="settings-card">
+      <h3 id="storage-title">Storage</h3>
+      <p>
+        {estimate ? `${bytes(estimate.usage)} used of ${bytes(estimate.quota)} available to this site.` : 'Measuring…'}{' '}
+        {persisted === undefined ? '' : persisted ? 'Kept: the browser will not clear it to free space.' : 'Not yet kept: the browser may clear it when the disk runs low.'}
+      </p>
+      {!persisted && (
+        <button type="button" onClick={() => void keep()}>
+          Keep my data
+        </button>
+      )}
+      {asked && <p role="status">{asked}</p>}
+    </section>
+  );
+}
+
+function Backup({ session }: { session: Session }) {
+  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<{ file: File; summary: RestoreSummary } | undefined>(undefined);
+  const [result, setResult] = useState<string | undefined>(undefined);
+  const days = daysSinceBackup();
+  const last = lastBackup();
+  const run = async () => {
+    setBusy(true);
+    try {
+      const name = await backUp();
+      session.notify({ message: `Saved ${name}.` });
+    } catch (error) {
+      session.notify({ message: `Backup failed: ${messageOf(error)}`, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setResult(undefined);
+    try {
+      setPending({ file, summary: await restore(file, true) });
+    } catch (error) {
+      setResult(`This file cannot be restored: ${messageOf(error)} Nothing was changed.`);
+    }
+  };
+  const apply = async () => {
+    if (!pending) return;
+    try {
+      const summary = await restore(pending.file, false);
+      setResult(`Restored: ${describe(summary)}.`);
+      void session.library.refresh();
+    } catch (error) {
+      setResult(`Restore failed: ${messageOf(error)} Nothing was changed.`);
+    }
+  };
+  return (
+    <section aria-labelledby="backup-title" class="settings-card">
+      <h3 id="backup-title">Backup</h3>
+      {(days === undefined || days > BACKUP_REMINDER_DAYS) && (session.library.rows.value?.length ?? 0) > 0 && (
+        <p class="notice" role="note">
+          {days === undefined ? 'This library has not been backed up from this browser yet.' : `The last backup is ${days} days old.`} Your library lives only in this
+          browser profile: back it up now and then.
+        </p>
+      )}
+      <p class="muted">
+        One file with every asset, its formats and bytes, tags, websites, annotations, activity, conversations and vectors (not the answer endpoint's key).
+        {last && ` Last backup: ${dateTime(last.getTime())}.`}
+      </p>
+      <div class="row-actions">
+        <button type="button" onClick={() => void run()} disabled={busy}>
+          Back up
+        </button>
+        <label class="file-button">
+          Restore
+          <input type="file" accept=".ndjson,application/x-ndjson,application/json" onChange={(e) => void choose(e.currentTarget.files?.[0])} />
+        </label>
+      </div>
+      {result && <p role="status">{result}</p>}
+      {pending && (
+        <ConfirmDialog title="Restore this backup?" confirm="Restore" onClose={() => setPending(undefined)} onConfirm={() => void apply()}>
+          <p>
+            {pending.file.name}, made {dateTime(Date.parse(pending.summary.backup.created))}. Records already here are merged by id: the newer one wins.
+          </p>
+          <p>{describe(pending.summary)}.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+function describe(summary: RestoreSummary): string {
+  const parts: string[] = [];
+  for (const [store, s] of Object.entries(summary.stores)) {
+    if (s.added || s.replaced) parts.push(`${store}: ${s.added} new, ${s.replaced} replaced${s.kept ? `, ${s.kept} kept (newer here)` : ''}`);
+  }
+  return parts.length ? parts.join('; ') : 'nothing new: everything in it is already here';
+}
+
+function Embedder({ session }: { session: Session }) {
+  const [info, setInfo] = useState<EmbedderInfo | undefined>(undefined);
+  const [progress, setProgress] = useState<EmbeddingProgress | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    session.api.embedder().then((i) => live && setInfo(i), () => {});
+    const poll = async () => {
+      const p = await session.api.embeddingProgress().catch(() => undefined);
+      if (!live) return;
+      setProgress(p);
+      // While the library embeds, follow it; afterwards a look now and then is enough.
+      timer = setTimeout(poll, p && (p.running || p.pending > 0) ? 1000 : 10_000);
+    };
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, []);
+  return (
+    <section aria-labelledby="embedder-title" class="settings-card">
+      <h3 id="embedder-title">Embeddings</h3>
+      <p>
+        {info ? (
+          <>
+            {info.kind === 'hashing' ? 'The built-in hashing embedder (no model files needed)' : `Model ${info.id}`} · {info.dimensions || '?'} dimensions · {info.status}
+            {info.reason ? ` · ${info.reason}` : ''}
+          </>
+        ) : (
+          'Loading…'
+        )}
+      </p>
+      {progress && (
+        <p>
+          {progress.embedded} assets embedded{progress.pending > 0 ? `, ${progress.pending} to go` : ''} ({progress.snippets} snippets).
+          {progress.pending > 0 && <progress value={progress.embedded} max={progress.embedded + progress.pending} aria-label="Embedding progress" />}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Plain http is allowed for this machine only: a key sent elsewhere in clear could be read on the way. */
+export function keyTransportProblem(url: string, apiKey: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'The endpoint must be a full URL, such as http://localhost:11434/v1.';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'The endpoint must be an http:// or https:// URL.';
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname) || /^127\./.test(parsed.hostname);
+  if (apiKey && parsed.protocol === 'http:' && !local) return 'An API key is only sent over https:// (or plain http:// to this machine), so it cannot be read on the way.';
+  return undefined;
+}
+
+function AnswerEndpointSettings({ session }: { session: Session }) {
+  const [current, setCurrent] = useState<AnswerEndpoint | undefined>(undefined);
+  const [url, setUrl] = useState('');
+  const [model, setModel] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | undefined>(undefined);
+  useEffect(() => {
+    session.api.answerEndpoint().then((s) => {
+      setCurrent(s);
+      setUrl(s.url ?? '');
+      setModel(s.model ?? '');
+    }, () => {});
+  }, []);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const problem = keyTransportProblem(url, apiKey);
+    if (problem) return setMessage({ text: problem, error: true });
+    try {
+      const saved = await session.api.setAnswerEndpoint({ url, model, ...(apiKey && { apiKey }), enabled: true });
+      setCurrent(saved);
+      setApiKey('');
+      setMessage({ text: 'Saved. Answers now come from this endpoint (with an extractive answer when it fails).' });
+    } catch (error) {
+      setMessage({ text: messageOf(error), error: true });
+    }
+  };
+  const test = async () => {
+    setMessage({ text: 'Testing…' });
+    try {
+      const result = await session.api.testAnswerEndpoint();
+      setMessage({ text: result.message, error: !result.ok });
+    } catch (error) {
+      setMessage({ text: messageOf(error), error: true });
+    }
+  };
+  const clear = async () => {
+    const cleared = await session.api.clearAnswerEndpoint().catch(() => undefined);
+    if (cleared) {
+      setCurrent(cleared);
+      setUrl('');
+      setModel('');
+      setMessage({ text: 'Removed: answers are extractive again.' });
+    }
+  };
+  return (
+    <section aria-labelledby="endpoint-title" class="settings-card">
+      <h3 id="endpoint-title">Answer endpoint</h3>
+      <p class="muted">
+        Without one, answers are extractive: the passages of your snippets that answer best, each naming its source. With an OpenAI-compatible chat endpoint (a
+        local Ollama or LM Studio, or a hosted one), a model writes the answer from those passages.
+      </p>
+      <form class="endpoint-form" onSubmit={(e) => void save(e)}>
+        <label class="field">
+          <span>Endpoint URL</span>
+          <input type="url" required value={url} placeholder="http://localhost:11434/v1" onInput={(e) => setUrl(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          <span>Model</span>
+          <input type="text" required value={model} placeholder="llama3.2" onInput={(e) => setModel(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          <span>API key (optional)</span>
+          <input type="password" autocomplete="off" value={apiKey} placeholder={current?.hasApiKey ? 'A key is saved; type to replace it' : 'sk-…'} onInput={(e) => setApiKey(e.currentTarget.value)} />
+        </label>
+        <p class="muted small">
+          The key is kept in this site's IndexedDB in this browser profile, sent only to this endpoint, and never answered back by the API. Any script running on
+          this site could read it: use a key you can revoke.
+        </p>
+        <div class="row-actions">
+          <button type="submit">Save endpoint</button>
+          {current?.configured && (
+            <>
+              <button type="button" class="secondary" onClick={() => void test()}>
+                Test connection
+              </button>
+              <button type="button" class="secondary" onClick={() => void clear()}>
+                Remove
+              </button>
+            </>
+          )}
+        </div>
+      </form>
+      {message && (
+        <p role="status" class={message.error ? 'error' : ''}>
+          {message.text}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Folders({ session }: { session: Session }) {
+  const [folders, setFolders] = useState<GrantedFolder[] | undefined>(undefined);
+  const [removing, setRemoving] = useState<GrantedFolder | undefined>(undefined);
+  const refresh = () => listFolders().then(setFolders, () => setFolders([]));
+  useEffect(() => void refresh(), []);
+  const supported = typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
+  const add = async () => {
+    try {
+      const folder = await pickFolder();
+      session.notify({ message: `Granted “${folder.name}”: ask about it from Ask.` });
+      void refresh();
+    } catch (error) {
+      if ((error as DOMException).name !== 'AbortError') session.notify({ message: `Could not add the folder: ${messageOf(error)}`, error: true });
+    }
+  };
+  return (
+    <section aria-labelledby="folders-title" class="settings-card">
+      <h3 id="folders-title">Granted folders</h3>
+      <p class="muted">Folders on this computer that Ask may read (read-only; the browser asks you first). The permission lasts until the browser restarts; add a folder again then.</p>
+      {folders?.length ? (
+        <ul class="folder-list">
+          {folders.map((f) => (
+            <li key={f.name}>
+              <span>
+                {f.name} <span class="muted">({f.path}, added {dateTime(Date.parse(f.created))})</span>
+              </span>
+              <button type="button" class="secondary" aria-label={`Remove folder ${f.name}`} onClick={() => setRemoving(f)}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{folders ? 'No folder granted.' : 'Loading…'}</p>
+      )}
+      <button type="button" class="secondary" onClick={() => void add()} disabled={!supported} title={supported ? undefined : 'This browser has no folder picker'}>
+        Add a folder…
+      </button>
+      {removing && (
+        <ConfirmDialog
+          title={`Remove “${removing.name}”?`}
+          confirm="Remove"
+          onClose={() => setRemoving(undefined)}
+          onConfirm={async () => {
+            await removeFolder(removing.name).catch((error) => session.notify({ message: `Could not remove: ${messageOf(error)}`, error: true }));
+            void refresh();
+          }}
+        >
+          <p>Ask will no longer read it. The folder itself is not touched.</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
