@@ -105,6 +105,35 @@ describe('POST /qgpt/question, extractive (no model configured)', () => {
     expect(result).toMatchObject({ assets: [asset], answerer: 'extractive' });
   });
 
+  it('forgets a deleted asset: its snippets leave the ring in the delete, and a question naming their ids no longer quotes it', async () => {
+    const secret = `def rotate_secret():\n    return "hunter2-${'x'.repeat(8)}"\n`;
+    const asset = await createAsset(secret, 'secret rotation');
+    const kept = await createAsset(YAML_LOADER, 'config loader');
+    const out = (await api.post('/qgpt/relevance', { query: 'rotate secret hunter2 yaml config', options: { database: true } })).json();
+    const handed = out.relevant.iterable as { id: string; asset: { id: string } }[];
+    const ofSecret = handed.find((r) => r.asset.id === asset)!.id;
+    const ofKept = handed.find((r) => r.asset.id === kept)!.id;
+    expect((await api.post(`/assets/${asset}/delete`)).status).toBe(200);
+
+    const ring = await api.store.read((tx) => tx.getAll('relevant'));
+    expect(ring.some((r) => r.asset === asset || r.text.includes('hunter2'))).toBe(false);
+    expect(ring.some((r) => r.asset === kept)).toBe(true);
+    const reply = await api.post('/qgpt/question', { query: 'rotate secret', relevant: { iterable: [{ id: ofSecret }] } });
+    expect(reply.status).toBe(422);
+    expect(reply.text).not.toContain('hunter2');
+    const both = await api.post('/qgpt/question', { query: 'load yaml', relevant: { iterable: [{ id: ofKept }] } });
+    expect(both.json().answers.iterable[0].text).toContain('yaml.safe_load');
+  });
+
+  it('does not keep, nor answer from, a snippet of an asset deleted between ranking and storing', async () => {
+    const asset = await createAsset(YAML_LOADER, 'config loader');
+    expect((await api.post(`/assets/${asset}/delete`)).status).toBe(200);
+    // What a relevance call that ranked the asset before the delete committed stores after it.
+    const id = await handOut({ text: YAML_LOADER, asset, source: 'config loader' });
+    expect(await api.store.read((tx) => tx.getAll('relevant'))).toEqual([]);
+    expect((await api.post('/qgpt/question', { query: 'load yaml', relevant: { iterable: [{ id }] } })).status).toBe(422);
+  });
+
   it('refuses an empty list and a seed with neither a known id nor a fragment: 422, nothing stored changes', async () => {
     const id = await handOut({ text: 'x = 1' });
     const missingAsset = '00000000-0000-4000-8000-000000000000';
