@@ -85,7 +85,9 @@ export class IdbStore implements Store {
         // Already finished or aborted: nothing to undo.
       }
       await tx.done.catch(() => undefined);
-      throw error;
+      // When the browser aborts the transaction (a full disk: QuotaExceededError), each pending request
+      // fails with a bare AbortError; the transaction's own error says why. After our abort() it is null.
+      throw tx.error ?? error;
     }
     await tx.done;
     return result;
