@@ -182,6 +182,25 @@ describe('/qgpt/settings', () => {
   });
 });
 
+describe('PUT /qgpt/settings, where the API key may travel', () => {
+  it('refuses a key with a plain http endpoint off this machine (422, nothing stored), and takes https or loopback http', async () => {
+    await settings('PUT', { url: 'https://api.example.com/v1', model: 'm', apiKey: 'sk-kept' });
+    const before = await dumpStore(api.store);
+    for (const url of ['http://api.example.com/v1', 'http://192.168.1.5:11434/v1', 'http://127.0.0.1.example.com/v1', 'http://localhost.example.com/v1', 'http://[::2]/v1']) {
+      const reply = await settings('PUT', { url, model: 'm', apiKey: 'sk-secret' });
+      expect(reply.status, url).toBe(422);
+      expect(reply.body.error).toMatchObject({ status: 422 });
+      expect(reply.body.error.message, url).toMatch(/API key is sent only over https/);
+    }
+    expect(await dumpStore(api.store)).toEqual(before);
+    for (const url of ['http://localhost:11434/v1', 'http://127.5.6.7/v1', 'http://127.1:8080/v1', 'http://[::1]:8080/v1', 'https://api.example.com/v1']) {
+      expect((await settings('PUT', { url, model: 'm', apiKey: 'sk-secret' })).status, url).toBe(200);
+    }
+    // Without a key, any http endpoint (a server on the local network that needs none).
+    expect((await settings('PUT', { url: 'http://192.168.1.5:11434/v1', model: 'm' })).status).toBe(200);
+  });
+});
+
 describe('generative answers from a configured chat-completions endpoint', () => {
   const question = (extra: Record<string, unknown> = {}) =>
     ({ query: 'how do I load the yaml config file', relevant: { iterable: [relevantFragment(README), relevantFragment(YAML_LOADER)] }, ...extra }) as unknown as QGPTQuestionInput;
@@ -273,8 +292,10 @@ describe('generative answers from a configured chat-completions endpoint', () =>
 
   it('falls back to extractive answers, saying so, when the endpoint answers 500', async () => {
     const server = await chatServer({ mode: 'error500' });
-    const { deltas, first } = await fallsBack(async () => (await settings('PUT', { url: server.url, model: 'm' }), server.url), /HTTP 500: .*model crashed/);
+    const { deltas, first } = await fallsBack(async () => (await settings('PUT', { url: server.url, model: 'm' }), server.url), /^it answered HTTP 500$/);
     expect(deltas).toEqual([first.text]);
+    // The endpoint's error body (which may echo the key) is neither shown nor stored.
+    expect(first.text).not.toContain('model crashed');
     // And through the route.
     const reply = (await api.post('/qgpt/question', question())).json();
     expect(reply.answers.iterable[0].text).toMatch(/^\(The chat model at .* failed: it answered HTTP 500/);
