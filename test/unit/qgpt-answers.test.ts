@@ -268,6 +268,22 @@ describe('generative answers from a configured chat-completions endpoint', () =>
     expect(server.requests[1]!.body.messages[1]).toEqual({ role: 'user', content: 'earlier question' });
   });
 
+  it('POST /qgpt/question stops when its client goes away, without waiting for a silent endpoint', async () => {
+    const server = await chatServer({ mode: 'silent' });
+    await settings('PUT', { url: server.url, model: 'm' });
+    const client = new AbortController();
+    const reply = api.app.request('/api/qgpt/question', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(question()),
+      signal: client.signal,
+    });
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    client.abort();
+    // The endpoint stays silent for the default 30 s: only the abort can end the request before the test's time runs out.
+    expect((await reply).status).toBeGreaterThanOrEqual(400);
+  });
+
   it('is not used while disabled', async () => {
     const server = await chatServer();
     await settings('PUT', { url: server.url, model: 'm', enabled: false });
