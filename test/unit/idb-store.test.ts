@@ -4,7 +4,8 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IdbStore } from '../../worker/browser/idb-store.ts';
+import { IDB_VERSION, IdbStore } from '../../worker/browser/idb-store.ts';
+import { ApiError } from '../../worker/core/errors.ts';
 import { dumpStore } from '../support/dump.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
@@ -56,5 +57,54 @@ describe('IdbStore, a full disk', () => {
     expect((await api.get(`/asset/${kept.id}`)).status).toBe(200);
     expect((await api.post('/assets/create', fragmentSeed('print("room again")\n'))).status).toBe(200);
     api.store.close();
+  });
+});
+
+/** A plain connection at `version`, as an older tab or worker holds it: it never closes by itself. */
+function openRaw(name: string, version: number): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, version);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+describe('IdbStore, opening next to other connections', () => {
+  it('an upgrade blocked by an older connection fails with a 503 instead of hanging, and opens once that connection is gone', async () => {
+    const name = `idb-store-${++n}`;
+    const old = await openRaw(name, IDB_VERSION - 1);
+    const failure = await IdbStore.open(name, { blockedTimeoutMs: 50 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).toJSON().error).toMatchObject({ status: 503, code: 'storage_blocked' });
+    expect((failure as ApiError).message).toMatch(/another tab or worker/);
+    old.close();
+    const store = await IdbStore.open(name, { blockedTimeoutMs: 50 });
+    // The old connection was a bare database at the previous version: only the last migration's stores exist.
+    expect(await store.read((tx) => tx.getAll('relevant'), ['relevant'])).toEqual([]);
+    store.close();
+  });
+
+  it('a store steps aside for a newer version that upgrades (closing its connection), then answers a 503 asking for a reload', async () => {
+    const name = `idb-store-${++n}`;
+    const store = await IdbStore.open(name);
+    await store.write((tx) => tx.put('meta', { id: 'kept', value: 1 }));
+    // Without `blocking` this open would wait for the store's connection forever.
+    const newer = await openRaw(name, IDB_VERSION + 1);
+    const failure = await store.read((tx) => tx.get('meta', 'kept')).catch((error: unknown) => error);
+    expect((failure as ApiError).toJSON().error).toMatchObject({ status: 503, code: 'storage_upgraded' });
+    newer.close();
+  });
+
+  it('through the app, a store whose database a newer version took answers a 503 JSON error', async () => {
+    const name = `idb-store-${++n}`;
+    const store = await IdbStore.open(name, { blockedTimeoutMs: 50 });
+    const api = await createTestApi({ store });
+    const kept = await api.create(fragmentSeed('print("kept")\n'));
+    const newer = await openRaw(name, IDB_VERSION + 1);
+    newer.close();
+    const reply = await api.get(`/asset/${kept.id}`);
+    expect(reply.status).toBe(503);
+    expect(reply.json().error.code).toBe('storage_upgraded');
+    store.close();
   });
 });
