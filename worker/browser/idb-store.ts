@@ -155,9 +155,9 @@ export class IdbStore implements Store {
     return fn(reader(db.transaction(scope, 'readonly')));
   }
 
-  async write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  async write<T>(fn: (tx: WriteTx) => Promise<T>, scope: readonly CollectionName[] = COLLECTIONS): Promise<T> {
     const db = await this.connection();
-    const tx = db.transaction(COLLECTIONS, 'readwrite');
+    const tx = db.transaction(scope, 'readwrite');
     const writer: WriteTx = {
       ...reader(tx),
       put: async (c, record) => {

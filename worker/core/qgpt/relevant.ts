@@ -21,6 +21,7 @@ export async function storeRelevant(ctx: Context, items: readonly NewRelevant[])
   if (items.length === 0) return [];
   const created = ctx.now().toISOString();
   const nonces = items.map(() => ctx.newId().replace(/-/g, '').slice(0, 16));
+  // Scoped: this runs on every relevance call, next to users' writes (assets are only read here).
   return ctx.store.write(async (tx) => {
     const [cursor, live] = await Promise.all([tx.get('meta', CURSOR_ID).then((r) => Number(r?.value ?? 0)), liveAssets(tx, items)]);
     let next = cursor;
@@ -35,7 +36,7 @@ export async function storeRelevant(ctx: Context, items: readonly NewRelevant[])
     });
     await Promise.all([...puts, tx.put('meta', { id: CURSOR_ID, value: next % RING_SIZE })]);
     return ids;
-  });
+  }, ['relevant', 'meta', 'assets']);
 }
 
 /**

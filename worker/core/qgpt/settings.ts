@@ -56,11 +56,11 @@ export async function activeChatSettings(ctx: Context): Promise<ChatSettings | u
 }
 
 export async function writeChatSettings(ctx: Context, settings: ChatSettings): Promise<void> {
-  await ctx.store.write((tx) => tx.put('meta', { id: SETTINGS_ID, value: settings }));
+  await ctx.store.write((tx) => tx.put('meta', { id: SETTINGS_ID, value: settings }), ['meta']);
 }
 
 export async function clearChatSettings(ctx: Context): Promise<void> {
-  await ctx.store.write((tx) => tx.delete('meta', SETTINGS_ID));
+  await ctx.store.write((tx) => tx.delete('meta', SETTINGS_ID), ['meta']);
 }
 
 export function publicSettings(settings: ChatSettings | undefined): PublicChatSettings {

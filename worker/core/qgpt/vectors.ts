@@ -183,7 +183,7 @@ export class VectorIndex {
         ...gone.map((id) => tx.delete('snippets', id)),
         tx.put('indexes', { id: VECTORS_STATE_ID, version: VECTORS_VERSION, seq, saved: this.ctx.now().toISOString(), data: { embedder: this.embedderId } }),
       ]);
-    });
+    }, ['snippets', 'indexes']);
     for (const r of records) this.entries.set(r.id, r);
     for (const id of gone) this.entries.delete(id);
     for (const id of [...records.map((r) => r.id), ...gone]) this.stale.delete(id);

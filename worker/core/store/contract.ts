@@ -1,5 +1,5 @@
 import type { TagRecord } from './records.ts';
-import type { Store } from './store.ts';
+import type { Store, WriteTx } from './store.ts';
 
 /**
  * The behaviour every Store must have, as plain async cases with no test framework, so the same
@@ -137,6 +137,35 @@ export const storeContract: StoreCase[] = [
         refused = true;
       }
       check(refused, 'reading outside the scope throws');
+      store.close();
+    },
+  },
+  {
+    name: 'a write scoped to some collections reads and writes them; touching another throws and commits nothing',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        await tx.put('tags', tag('a'));
+        await tx.put('meta', { id: 'n', value: 1 });
+      }, ['tags', 'meta']);
+      check((await store.read((tx) => tx.get('tags', 'a')))?.id === 'a', 'scoped write commits');
+      for (const touch of [
+        (tx: WriteTx) => tx.put('websites', { ...tag('w'), url: 'https://example.com/', name: 'w' } as never),
+        (tx: WriteTx) => tx.delete('websites', 'w'),
+        (tx: WriteTx) => tx.get('websites', 'w'),
+      ]) {
+        let refused = false;
+        try {
+          await store.write(async (tx) => {
+            await tx.put('tags', tag('b'));
+            await touch(tx);
+          }, ['tags']);
+        } catch {
+          refused = true;
+        }
+        check(refused, 'touching a collection outside the scope throws');
+      }
+      check((await store.read((tx) => tx.get('tags', 'b'))) === undefined, 'the refused write committed nothing');
       store.close();
     },
   },

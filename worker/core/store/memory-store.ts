@@ -13,7 +13,7 @@ export class MemoryStore implements Store {
     return fn(this.reader((c, id) => this.tables[c].get(id), undefined, scope));
   }
 
-  write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
     const run = async () => {
       // Staged changes: a value, or null for a delete. Applied only when fn resolves.
       const staged = new Map<CollectionName, Map<string, unknown>>();
@@ -27,9 +27,9 @@ export class MemoryStore implements Store {
         staged.get(c)!.set(id, value);
       };
       const tx: WriteTx = {
-        ...this.reader(lookup as never, staged),
-        put: async (c, record) => stage(c, record.id, structuredClone(record)),
-        delete: async (c, id) => stage(c, id, null),
+        ...this.reader(lookup as never, staged, scope),
+        put: async (c, record) => stage(inScope(c, scope), record.id, structuredClone(record)),
+        delete: async (c, id) => stage(inScope(c, scope), id, null),
       };
       const result = await fn(tx);
       for (const [c, changes] of staged) {
