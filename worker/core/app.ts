@@ -36,8 +36,8 @@ export function createApp(deps: Deps) {
   app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {
     const apiError = asApiError(error);
-    // A request its client aborted is no failure of ours; nobody reads its answer.
-    if (apiError.status === 500 && !c.req.raw.signal.aborted) console.error(error);
+    // An unexpected error is logged; not an ApiError (a documented answer), nor a request its client aborted.
+    if (apiError !== error && apiError.status === 500 && !c.req.raw.signal.aborted) console.error(error);
     return c.json(apiError, apiError.status);
   });
   return app;
