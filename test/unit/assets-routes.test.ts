@@ -300,7 +300,7 @@ describe('activities, conversations and export', () => {
         { url: 'https://example.com/a b?q=<x>&y=)', name: 'good] (x' },
         { url: 'mailto:someone@example.com', name: 'mail' },
       ],
-      annotations: [{ type: 'DESCRIPTION', text: '<script>alert(1)</script>\n# not a heading\n- not a list\n1. not a list\n[x](javascript:alert(1))' }],
+      annotations: [{ type: 'DESCRIPTION', text: '<script>alert(1)</script>\n# not a heading\n- not a list\n1. not a list\n[x](javascript:alert(1)) &lt;b&gt; & co' }],
     };
     const exportOf = async (type: 'MD' | 'HTML') => {
       const asset = await create(fragmentSeed(PYTHON_SNIPPET, hostile));
@@ -322,7 +322,7 @@ describe('activities, conversations and export', () => {
       const [heading, about, tags, links] = md.split('\n\n');
       expect(heading).toBe('# Evil\\`\\](javascript:alert(1)) \\<img src=x onerror=alert(1)\\> \\# \\*bold\\*');
       // Every character of the description that Markdown would read as HTML, a heading, a list or a link is escaped.
-      expect(about).toBe('\\<script\\>alert(1)\\</script\\>\n\\# not a heading\n\\- not a list\n1\\. not a list\n\\[x\\](javascript:alert(1))');
+      expect(about).toBe('\\<script\\>alert(1)\\</script\\>\n\\# not a heading\n\\- not a list\n1\\. not a list\n\\[x\\](javascript:alert(1)) \\&lt;b\\&gt; & co');
       // Code spans show their text verbatim (no HTML inside), fenced past the backticks they hold.
       expect(tags).toBe('Tags: ``a`b``, `` ` ``, `<script>alert(1)</script>`');
       expect(links!.split('\n')).toEqual([

@@ -85,12 +85,13 @@ export function safeHref(url: string): string | undefined {
 }
 
 /**
- * Text as Markdown shows it literally: inline syntax (emphasis, code, links, raw HTML, entities, tables)
- * backslash-escaped anywhere, block syntax (headings, quotes, lists) at the start of a line.
+ * Text as Markdown shows it literally: inline syntax (emphasis, code, links, raw HTML, tables, an `&` that
+ * would start an entity) backslash-escaped anywhere, block syntax (headings, quotes, lists) at the start
+ * of a line.
  */
 export function escapeMarkdown(text: string): string {
   return text
-    .replace(/[\\`*_[\]<>#|~&]/g, '\\$&')
+    .replace(/[\\`*_[\]<>#|~]|&(?=#?\w+;)/g, '\\$&')
     .replace(/^([ \t]*)([+=-]|\d+(?=[.)]))/gm, (_, space: string, mark: string) => `${space}${/\d/.test(mark) ? `${mark}\\` : `\\${mark}`}`);
 }
 
