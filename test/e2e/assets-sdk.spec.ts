@@ -436,7 +436,7 @@ test('records one activity per change and export; has no conversations; exports 
   expect(md).toMatch(/^# Args\n/);
   expect(md).toContain('Parses "flags" & options.');
   expect(md).toContain('`cli`');
-  expect(md).toContain('[argparse docs](https://docs.python.org/3/library/argparse.html)');
+  expect(md).toContain('[argparse docs](<https://docs.python.org/3/library/argparse.html>)');
   expect(md).toContain('```python\n' + PYTHON_SNIPPET + '\n```');
 
   expect(r.html).toMatchObject({ name: 'Args', description: 'Parses "flags" & options.' });

@@ -1,3 +1,6 @@
+// IndexedDB for TESSERA_TEST_STORE=idb (Node has none; installing the fake changes nothing else).
+import 'fake-indexeddb/auto';
+import { IdbStore } from '../../worker/browser/idb-store.ts';
 import { createApp } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
 import type { Deps } from '../../worker/core/deps.ts';
@@ -14,6 +17,17 @@ export interface Reply {
   json<T = any>(): T;
 }
 
+let stores = 0;
+
+/**
+ * The store of a test that names none: a MemoryStore, or with `TESSERA_TEST_STORE=idb` an IdbStore on
+ * fake-indexeddb, so the route and domain suites can run on IndexedDB's behaviour too.
+ */
+async function defaultStore(): Promise<Store> {
+  if (process.env.TESSERA_TEST_STORE !== 'idb') return new MemoryStore();
+  return IdbStore.open(`test-api-${++stores}`);
+}
+
 /**
  * The core app on a given store, driven through `app.request()`. Every reply is checked against
  * the contract (its schema, or the JSON error body) before the test sees it.
@@ -21,7 +35,7 @@ export interface Reply {
 export async function createTestApi(
   options: { store?: Store; maxBodyBytes?: number; classifier?: Classifier } & Pick<Deps, 'files' | 'fetch' | 'embedder' | 'now'> = {},
 ) {
-  const store = options.store ?? new MemoryStore();
+  const store = options.store ?? (await defaultStore());
   const feed = new MemoryFeed();
   const events: ChangeEvent[] = [];
   feed.subscribe((event) => events.push(event));

@@ -290,6 +290,57 @@ describe('activities, conversations and export', () => {
     expect(html.trim()).toMatch(/<\/html>$/);
   });
 
+  describe('export of hostile metadata', () => {
+    const hostile = {
+      name: 'Evil`](javascript:alert(1)) <img src=x onerror=alert(1)> # *bold*',
+      tags: [{ text: 'a`b' }, { text: '`' }, { text: '<script>alert(1)</script>' }],
+      websites: [
+        { url: 'javascript:alert(document.cookie)', name: 'click me' },
+        { url: 'data:text/html,<script>alert(1)</script>', name: 'data' },
+        { url: 'https://example.com/a b?q=<x>&y=)', name: 'good] (x' },
+        { url: 'mailto:someone@example.com', name: 'mail' },
+      ],
+      annotations: [{ type: 'DESCRIPTION', text: '<script>alert(1)</script>\n# not a heading\n- not a list\n1. not a list\n[x](javascript:alert(1)) &lt;b&gt; & co' }],
+    };
+    const exportOf = async (type: 'MD' | 'HTML') => {
+      const asset = await create(fragmentSeed(PYTHON_SNIPPET, hostile));
+      return (await api.get(`/asset/${asset.id}/export?export_type=${type}`)).json().raw.string.raw as string;
+    };
+
+    it('HTML links only http, https and mailto URLs, escapes the rest as text, and forbids scripts by its CSP', async () => {
+      const html = await exportOf('HTML');
+      const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+      expect(hrefs).toEqual(['https://example.com/a%20b?q=%3Cx%3E&amp;y=)', 'mailto:someone@example.com']);
+      expect(html).toContain('click me (javascript:alert(document.cookie))');
+      expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:">`);
+      expect(html).not.toMatch(/<script|<img|onerror=alert\(1\)>/);
+      expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    });
+
+    it('Markdown escapes the name, description, tags and links it inserts, and links only safe URLs', async () => {
+      const md = await exportOf('MD');
+      const [heading, about, tags, links] = md.split('\n\n');
+      expect(heading).toBe('# Evil\\`\\](javascript:alert(1)) \\<img src=x onerror=alert(1)\\> \\# \\*bold\\*');
+      // Every character of the description that Markdown would read as HTML, a heading, a list or a link is escaped.
+      expect(about).toBe('\\<script\\>alert(1)\\</script\\>\n\\# not a heading\n\\- not a list\n1\\. not a list\n\\[x\\](javascript:alert(1)) \\&lt;b\\&gt; & co');
+      // Code spans show their text verbatim (no HTML inside), fenced past the backticks they hold.
+      expect(tags).toBe('Tags: ``a`b``, `` ` ``, `<script>alert(1)</script>`');
+      expect(links!.split('\n')).toEqual([
+        '- click me (javascript:alert(document.cookie))',
+        '- data (data:text/html,\\<script\\>alert(1)\\</script\\>)',
+        '- [good\\] (x](<https://example.com/a%20b?q=%3Cx%3E&y=)>)',
+        '- [mail](<mailto:someone@example.com>)',
+      ]);
+    });
+  });
+
+  it('exports an svg image as image/svg+xml', async () => {
+    const svg = [...new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')];
+    const asset = await create({ asset: { ...fragmentSeed('').asset, format: { file: { bytes: { raw: svg } }, classification: { generic: 'IMAGE', specific: 'svg' } } } });
+    const html = (await api.get(`/asset/${asset.id}/export?export_type=HTML`)).json().raw.string.raw;
+    expect(html).toContain('<img src="data:image/svg+xml;base64,');
+  });
+
   it('refuses an unknown or missing export type with 400', async () => {
     const asset = await create(fragmentSeed(PYTHON_SNIPPET));
     for (const query of ['?export_type=PDF', '?export_type=UNKNOWN', '']) {

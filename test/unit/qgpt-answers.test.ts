@@ -105,6 +105,35 @@ describe('POST /qgpt/question, extractive (no model configured)', () => {
     expect(result).toMatchObject({ assets: [asset], answerer: 'extractive' });
   });
 
+  it('forgets a deleted asset: its snippets leave the ring in the delete, and a question naming their ids no longer quotes it', async () => {
+    const secret = `def rotate_secret():\n    return "hunter2-${'x'.repeat(8)}"\n`;
+    const asset = await createAsset(secret, 'secret rotation');
+    const kept = await createAsset(YAML_LOADER, 'config loader');
+    const out = (await api.post('/qgpt/relevance', { query: 'rotate secret hunter2 yaml config', options: { database: true } })).json();
+    const handed = out.relevant.iterable as { id: string; asset: { id: string } }[];
+    const ofSecret = handed.find((r) => r.asset.id === asset)!.id;
+    const ofKept = handed.find((r) => r.asset.id === kept)!.id;
+    expect((await api.post(`/assets/${asset}/delete`)).status).toBe(200);
+
+    const ring = await api.store.read((tx) => tx.getAll('relevant'));
+    expect(ring.some((r) => r.asset === asset || r.text.includes('hunter2'))).toBe(false);
+    expect(ring.some((r) => r.asset === kept)).toBe(true);
+    const reply = await api.post('/qgpt/question', { query: 'rotate secret', relevant: { iterable: [{ id: ofSecret }] } });
+    expect(reply.status).toBe(422);
+    expect(reply.text).not.toContain('hunter2');
+    const both = await api.post('/qgpt/question', { query: 'load yaml', relevant: { iterable: [{ id: ofKept }] } });
+    expect(both.json().answers.iterable[0].text).toContain('yaml.safe_load');
+  });
+
+  it('does not keep, nor answer from, a snippet of an asset deleted between ranking and storing', async () => {
+    const asset = await createAsset(YAML_LOADER, 'config loader');
+    expect((await api.post(`/assets/${asset}/delete`)).status).toBe(200);
+    // What a relevance call that ranked the asset before the delete committed stores after it.
+    const id = await handOut({ text: YAML_LOADER, asset, source: 'config loader' });
+    expect(await api.store.read((tx) => tx.getAll('relevant'))).toEqual([]);
+    expect((await api.post('/qgpt/question', { query: 'load yaml', relevant: { iterable: [{ id }] } })).status).toBe(422);
+  });
+
   it('refuses an empty list and a seed with neither a known id nor a fragment: 422, nothing stored changes', async () => {
     const id = await handOut({ text: 'x = 1' });
     const missingAsset = '00000000-0000-4000-8000-000000000000';
@@ -150,6 +179,25 @@ describe('/qgpt/settings', () => {
     }
     expect((await settings('PUT', '{"url": ')).status).toBe(400);
     expect(await dumpStore(api.store)).toEqual(before);
+  });
+});
+
+describe('PUT /qgpt/settings, where the API key may travel', () => {
+  it('refuses a key with a plain http endpoint off this machine (422, nothing stored), and takes https or loopback http', async () => {
+    await settings('PUT', { url: 'https://api.example.com/v1', model: 'm', apiKey: 'sk-kept' });
+    const before = await dumpStore(api.store);
+    for (const url of ['http://api.example.com/v1', 'http://192.168.1.5:11434/v1', 'http://127.0.0.1.example.com/v1', 'http://localhost.example.com/v1', 'http://[::2]/v1']) {
+      const reply = await settings('PUT', { url, model: 'm', apiKey: 'sk-secret' });
+      expect(reply.status, url).toBe(422);
+      expect(reply.body.error).toMatchObject({ status: 422 });
+      expect(reply.body.error.message, url).toMatch(/API key is sent only over https/);
+    }
+    expect(await dumpStore(api.store)).toEqual(before);
+    for (const url of ['http://localhost:11434/v1', 'http://127.5.6.7/v1', 'http://127.1:8080/v1', 'http://[::1]:8080/v1', 'https://api.example.com/v1']) {
+      expect((await settings('PUT', { url, model: 'm', apiKey: 'sk-secret' })).status, url).toBe(200);
+    }
+    // Without a key, any http endpoint (a server on the local network that needs none).
+    expect((await settings('PUT', { url: 'http://192.168.1.5:11434/v1', model: 'm' })).status).toBe(200);
   });
 });
 
@@ -220,6 +268,22 @@ describe('generative answers from a configured chat-completions endpoint', () =>
     expect(server.requests[1]!.body.messages[1]).toEqual({ role: 'user', content: 'earlier question' });
   });
 
+  it('POST /qgpt/question stops when its client goes away, without waiting for a silent endpoint', async () => {
+    const server = await chatServer({ mode: 'silent' });
+    await settings('PUT', { url: server.url, model: 'm' });
+    const client = new AbortController();
+    const reply = api.app.request('/api/qgpt/question', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(question()),
+      signal: client.signal,
+    });
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    client.abort();
+    // The endpoint stays silent for the default 30 s: only the abort can end the request before the test's time runs out.
+    expect((await reply).status).toBeGreaterThanOrEqual(400);
+  });
+
   it('is not used while disabled', async () => {
     const server = await chatServer();
     await settings('PUT', { url: server.url, model: 'm', enabled: false });
@@ -244,8 +308,10 @@ describe('generative answers from a configured chat-completions endpoint', () =>
 
   it('falls back to extractive answers, saying so, when the endpoint answers 500', async () => {
     const server = await chatServer({ mode: 'error500' });
-    const { deltas, first } = await fallsBack(async () => (await settings('PUT', { url: server.url, model: 'm' }), server.url), /HTTP 500: .*model crashed/);
+    const { deltas, first } = await fallsBack(async () => (await settings('PUT', { url: server.url, model: 'm' }), server.url), /^it answered HTTP 500$/);
     expect(deltas).toEqual([first.text]);
+    // The endpoint's error body (which may echo the key) is neither shown nor stored.
+    expect(first.text).not.toContain('model crashed');
     // And through the route.
     const reply = (await api.post('/qgpt/question', question())).json();
     expect(reply.answers.iterable[0].text).toMatch(/^\(The chat model at .* failed: it answered HTTP 500/);

@@ -212,11 +212,42 @@ describe('snippet vectors', () => {
     expect((await post(first, '/assets/create', fragmentSeed('def checksum(data):\n    return crc32(data)\n'))).status).toBe(200);
     const reply = await post(second, '/qgpt/relevance', { query: 'crc32 checksum', options: { database: true } });
     expect(reply.status).toBe(200);
-    expect(calls.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4 + 1); // 4 assets' snippets + the query
+    // Each of the 4 assets is one snippet, each embedded once, and the query: nothing twice.
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(4 + 1);
     const records = await store.read((tx) => tx.getAll('snippets'));
     expect(records.map((r) => r.embedder)).toEqual(Array(4).fill('other-256'));
     expect(records.every((r) => r.snippets.every((s) => s.vector.length === 256))).toBe(true);
     expect((await (await second.request('/api/embeddings/library')).json()).embedded).toBe(4);
+  });
+
+  it('are made again only when what is embedded changes: not for a score increment, an export or a tag link', async () => {
+    const embedded: string[] = [];
+    const hashing = new HashingEmbedder();
+    const counting: Embedder = { id: hashing.id, dimensions: hashing.dimensions, embed: async (texts) => (embedded.push(...texts), hashing.embed(texts)) };
+    const local = await createTestApi({ embedder: counting });
+    const csv = (await local.create(fragmentSeed(CSV_SNIPPET, undefined, { generic: 'CODE', specific: 'py' }))).id as string;
+    await local.create(fragmentSeed(YAML_SNIPPET, undefined, { generic: 'CODE', specific: 'py' }));
+    const ask = async (query: string) => (await local.post('/qgpt/relevance', { query, options: { database: true } })).json<Output>();
+    await ask('csv rows');
+    embedded.length = 0;
+
+    expect((await local.post(`/asset/${csv}/scores/increment`, { asset: { reuse: true } })).status).toBe(204);
+    expect((await local.get(`/asset/${csv}/export?export_type=MD`)).status).toBe(200);
+    const tag = (await local.post('/tags/create', { text: 'spreadsheets' })).json();
+    expect((await local.post(`/asset/${csv}/tags/associate/${tag.id}`)).status).toBe(204);
+    const after = await ask('write csv rows');
+    expect(embedded).toEqual(['write csv rows']);
+    // Its vectors still point into its text, so it is still answered.
+    expect(after.relevant.iterable[0].asset.id).toBe(csv);
+
+    embedded.length = 0;
+    const asset = (await local.get(`/asset/${csv}`)).json();
+    asset.formats.iterable[0].fragment.string.raw = 'def ping_host(name):\n    return subprocess.call(["ping", name])\n';
+    expect((await local.post('/asset/update', asset)).status).toBe(200);
+    const changed = await ask('ping a host');
+    expect(embedded.filter((t) => t.includes('ping_host')).length).toBeGreaterThan(0);
+    expect(embedded.filter((t) => t.includes('yaml')).length).toBe(0);
+    expect(changed.relevant.iterable[0].asset.id).toBe(csv);
   });
 
   it('redo records of an older format, and drop stale records of assets deleted since', async () => {

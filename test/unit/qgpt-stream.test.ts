@@ -111,6 +111,19 @@ describe('/qgpt/stream inputs answered without an answer', () => {
   });
 });
 
+describe('/qgpt/stream request bodies', () => {
+  it('over the body limit are refused with the 413 every route gives, before anything runs', async () => {
+    const api = await createTestApi({ maxBodyBytes: 1024 });
+    const input = { request: 'big', question: { query: 'x'.repeat(2048), relevant: { iterable: [] } } };
+    const reply = await api.post('/qgpt/stream', input);
+    expect(reply.status).toBe(413);
+    expect(reply.json().error).toMatchObject({ status: 413, code: 'body_too_large' });
+    expect(await api.store.read((tx) => tx.getAll('conversations'))).toEqual([]);
+    // Under the limit, the same route answers its frames.
+    expect((await send(api, { reset: true, request: 'small' }))[0]).toMatchObject({ status: 'RESET' });
+  });
+});
+
 describe('deltasOf', () => {
   it('yields the chunks as they come, joins those that piled up, returns the result', async () => {
     let emit!: (chunk: string) => void;

@@ -1,4 +1,4 @@
-import type { ChangeEvent, Feed } from '../core/feed/feed.ts';
+import { notify, type ChangeEvent, type Feed } from '../core/feed/feed.ts';
 
 export const FEED_CHANNEL = 'tessera-changes';
 
@@ -16,7 +16,12 @@ export class BroadcastFeed implements Feed {
 
   publish(events: readonly ChangeEvent[]): void {
     for (const event of events) {
-      this.channel.postMessage(event);
+      try {
+        this.channel.postMessage(event);
+      } catch (error) {
+        // A closed channel: other tabs find the change in the log (design: the message only says "look").
+        console.error('feed: broadcasting a change failed', error);
+      }
       this.emit(event);
     }
   }
@@ -27,6 +32,6 @@ export class BroadcastFeed implements Feed {
   }
 
   private emit(event: ChangeEvent): void {
-    for (const listener of this.listeners) listener(event);
+    notify(this.listeners, event);
   }
 }

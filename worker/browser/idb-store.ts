@@ -1,6 +1,8 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { COLLECTIONS, type CollectionName, type Collections } from '../core/store/records.ts';
 import type { ReadTx, Store, WriteTx } from '../core/store/store.ts';
+import { ApiError } from '../core/errors.ts';
+import { unref } from '../core/timers.ts';
 
 interface TesseraDB extends DBSchema {
   assets: { key: string; value: Collections['assets'] };
@@ -45,27 +47,117 @@ const MIGRATIONS: ((db: Db) => void)[] = [
 
 export const IDB_VERSION = MIGRATIONS.length;
 
-/** The Store on IndexedDB, through `idb`. One `write` is one readwrite transaction. */
-export class IdbStore implements Store {
-  private constructor(private db: Db) {}
+/** How long an open waits on an upgrade that older connections (another tab or worker) block. */
+export const BLOCKED_TIMEOUT_MS = 5_000;
 
-  static async open(name = 'tessera'): Promise<IdbStore> {
-    const db = await openDB<TesseraDB>(name, IDB_VERSION, {
+const blockedError = () =>
+  new ApiError(
+    503,
+    'storage_blocked',
+    'The database upgrade is blocked: another tab or worker of this app still holds the older version open. Close or reload the other tabs of this app, then try again.',
+  );
+
+const upgradedError = () =>
+  new ApiError(503, 'storage_upgraded', 'A newer version of this app has upgraded the database; this one is out of date. Reload the page.');
+
+/**
+ * The Store on IndexedDB, through `idb`. One `write` is one readwrite transaction.
+ *
+ * The connection never hangs nor dies for good: it closes itself when a newer version wants to upgrade
+ * (`blocking`), is opened again on next use after the browser closed it (`terminated`), and an open that
+ * older connections block fails with a 503 after `blockedTimeoutMs` (the attempt goes on, and the next use
+ * waits for it again).
+ */
+export class IdbStore implements Store {
+  private db: Db | undefined;
+  private opening: Promise<Db> | undefined;
+  private blocked = false;
+  private onBlocked = new Set<() => void>();
+  private closed = false;
+
+  private constructor(
+    private name: string,
+    private blockedTimeoutMs: number,
+  ) {}
+
+  /** Opens (creating or upgrading) the database; rejects with a 503 ApiError when the upgrade stays blocked. */
+  static async open(name = 'tessera', options: { blockedTimeoutMs?: number } = {}): Promise<IdbStore> {
+    const store = new IdbStore(name, options.blockedTimeoutMs ?? BLOCKED_TIMEOUT_MS);
+    try {
+      await store.connection();
+    } catch (error) {
+      // Nobody holds this store: a connection the attempt makes later is closed at once.
+      store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  private connection(): Promise<Db> {
+    if (this.db) return Promise.resolve(this.db);
+    if (this.closed) return Promise.reject(new DOMException('The store is closed.', 'InvalidStateError'));
+    this.opening ??= this.connect();
+    const attempt = this.opening;
+    return new Promise<Db>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const wait = () => {
+        timer ??= unref(setTimeout(() => reject(blockedError()), this.blockedTimeoutMs));
+      };
+      this.onBlocked.add(wait);
+      if (this.blocked) wait();
+      attempt.then(resolve, reject).finally(() => {
+        clearTimeout(timer);
+        this.onBlocked.delete(wait);
+      });
+    });
+  }
+
+  private connect(): Promise<Db> {
+    const attempt = openDB<TesseraDB>(this.name, IDB_VERSION, {
       upgrade(db, oldVersion) {
         for (let v = oldVersion; v < IDB_VERSION; v++) MIGRATIONS[v](db);
       },
+      blocked: () => {
+        this.blocked = true;
+        for (const wait of this.onBlocked) wait();
+      },
+      // A newer version waits for us: let it upgrade. Our next use fails with `upgradedError`.
+      blocking: () => this.drop(db),
+      terminated: () => this.drop(db),
     });
-    return new IdbStore(db);
+    let db: Db | undefined;
+    return attempt.then(
+      (opened) => {
+        db = opened;
+        this.opening = undefined;
+        this.blocked = false;
+        if (this.closed) opened.close();
+        else this.db = opened;
+        return opened;
+      },
+      (error: unknown) => {
+        this.opening = undefined;
+        this.blocked = false;
+        throw error instanceof Error && error.name === 'VersionError' ? upgradedError() : error;
+      },
+    );
   }
 
-  read<T>(fn: (tx: ReadTx) => Promise<T>, scope: readonly CollectionName[] = COLLECTIONS): Promise<T> {
+  private drop(db: Db | undefined): void {
+    db?.close();
+    if (this.db === db) this.db = undefined;
+  }
+
+  async read<T>(fn: (tx: ReadTx) => Promise<T>, scope: readonly CollectionName[] = COLLECTIONS): Promise<T> {
+    const db = await this.connection();
     // Once `fn` has its answer, every request it made has succeeded: nothing is left to wait for
     // (a read-only transaction has nothing to commit), so the answer goes out without that round trip.
-    return fn(reader(this.db.transaction(scope, 'readonly')));
+    return fn(reader(db.transaction(scope, 'readonly')));
   }
 
-  async write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-    const tx = this.db.transaction(COLLECTIONS, 'readwrite');
+  async write<T>(fn: (tx: WriteTx) => Promise<T>, scope: readonly CollectionName[] = COLLECTIONS): Promise<T> {
+    const db = await this.connection();
+    const tx = db.transaction(scope, 'readwrite');
     const writer: WriteTx = {
       ...reader(tx),
       put: async (c, record) => {
@@ -85,14 +177,18 @@ export class IdbStore implements Store {
         // Already finished or aborted: nothing to undo.
       }
       await tx.done.catch(() => undefined);
-      throw error;
+      // When the browser aborts the transaction (a full disk: QuotaExceededError), each pending request
+      // fails with a bare AbortError; the transaction's own error says why. After our abort() it is null.
+      throw tx.error ?? error;
     }
     await tx.done;
     return result;
   }
 
   close(): void {
-    this.db.close();
+    this.closed = true;
+    this.db?.close();
+    this.db = undefined;
   }
 }
 

@@ -19,6 +19,7 @@
  *   BroadcastChannel `tessera-stream-head`: a page's stream that missed an event (published by a worker
  *   stopped right after its commit) catches up.
  */
+import { ApiError } from '../core/errors.ts';
 import { lastSeq } from '../core/feed/commit.ts';
 import { dropOldLazyCaches, precacheLazyFiles } from '../core/lazy-script.ts';
 import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
@@ -41,7 +42,8 @@ let app: Promise<ServiceApp> | undefined;
 /**
  * The app, created once per worker lifetime on the first request under the base. A failed creation is
  * not cached, so the next request tries again (a transient failure, say an IndexedDB upgrade blocked by
- * an old tab, must not brick the worker until it is stopped).
+ * an old tab, must not brick the worker until it is stopped). It cannot stay pending: IdbStore.open gives
+ * up on a blocked upgrade after BLOCKED_TIMEOUT_MS.
  */
 function getApp(): Promise<ServiceApp> {
   if (!app) {
@@ -78,6 +80,8 @@ async function answer(request: Request): Promise<Response> {
   try {
     service = await getApp();
   } catch (error) {
+    // A blocked database upgrade says so (storage_blocked) and what to do.
+    if (error instanceof ApiError) return errorResponse(503, error.code, error.message);
     return errorResponse(503, 'unavailable', `service failed to start: ${messageOf(error)}`);
   }
   try {

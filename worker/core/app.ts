@@ -12,6 +12,7 @@ import { qgptSettingsRoutes } from './routes/qgpt-settings.ts';
 import { searchRoutes } from './routes/search.ts';
 import { qgptStreamRoutes, streamRoutes } from './routes/streams.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { asApiError } from './services.ts';
 
 /**
  * The whole HTTP API under the base path, on web-standard Request/Response: any host can serve it.
@@ -36,16 +37,13 @@ export function createApp(deps: Deps) {
   app.route('/qgpt/settings', qgptSettingsRoutes(ctx));
   app.notFound((c) => c.json(new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(error, error.status);
-    if (isQuotaError(error)) return c.json(new ApiError(507, 'storage_full', 'The browser refused to store more data.'), 507);
-    console.error(error);
-    return c.json(new ApiError(500, 'internal_error', error.message), 500);
+    const apiError = asApiError(error);
+    // An unexpected error is logged; not an ApiError (a documented answer), nor a request its client aborted.
+    if (apiError !== error && apiError.status === 500 && !c.req.raw.signal.aborted) console.error(error);
+    return c.json(apiError, apiError.status);
   });
   return app;
 }
 
 export type App = ReturnType<typeof createApp>;
 
-function isQuotaError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message));
-}

@@ -215,7 +215,11 @@ function linkKind(kind: unknown): LinkKind {
 export function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message))) {
-    return new ApiError(507, 'storage_full', 'The browser refused to store more data.');
+    return new ApiError(
+      507,
+      'storage_full',
+      "Storage is full: the browser refused to store more data (this site's storage quota is used up). Nothing was changed; delete assets or free disk space, then try again.",
+    );
   }
   return new ApiError(500, 'internal_error', error instanceof Error ? error.message : String(error));
 }

@@ -42,6 +42,9 @@ export function languageLabel(specific: string): string {
   return specific.startsWith('hljs-') ? specific.slice(5) : (LANGUAGE_LABELS[specific] ?? specific);
 }
 
+/** Image media subtypes that differ from the file extension. */
+const IMAGE_SUBTYPES: Record<string, string> = { jpg: 'jpeg', jpe: 'jpeg', svg: 'svg+xml', svgz: 'svg+xml', ico: 'x-icon', tif: 'tiff' };
+
 interface Body {
   kind: 'code' | 'text' | 'image';
   language: string;
@@ -56,7 +59,7 @@ function body(asset: Asset): Body {
   const slot = format?.fragment ?? format?.file;
   const specific = format?.classification.specific ?? 'txt';
   if (format?.classification.generic === 'IMAGE' && slot?.bytes?.raw) {
-    const mime = specific === 'jpg' ? 'jpeg' : specific;
+    const mime = IMAGE_SUBTYPES[specific] ?? specific;
     return { kind: 'image', language: specific, dataUrl: `data:image/${mime};base64,${bytesToBase64(slot.bytes.raw)}` };
   }
   const text = slot?.string?.raw ?? (slot?.bytes?.raw ? new TextDecoder().decode(Uint8Array.from(slot.bytes.raw)) : '');
@@ -67,16 +70,60 @@ function body(asset: Asset): Body {
 const tagTexts = (asset: Asset) => (asset.tags?.iterable ?? []).map((t) => t.text);
 const websiteLinks = (asset: Asset) => (asset.websites?.iterable ?? []).map((w) => ({ name: w.name, url: w.url }));
 
+/**
+ * A link target an export may make clickable: http, https or mailto only (a website URL may be any
+ * string, `javascript:` included), as the URL parser normalised it; undefined for anything else.
+ */
+export function safeHref(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  return ['http:', 'https:', 'mailto:'].includes(parsed.protocol) ? parsed.href : undefined;
+}
+
+/**
+ * Text as Markdown shows it literally: inline syntax (emphasis, code, links, raw HTML, tables, an `&` that
+ * would start an entity) backslash-escaped anywhere, block syntax (headings, quotes, lists) at the start
+ * of a line.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\`*_[\]<>#|~]|&(?=#?\w+;)/g, '\\$&')
+    .replace(/^([ \t]*)([+=-]|\d+(?=[.)]))/gm, (_, space: string, mark: string) => `${space}${/\d/.test(mark) ? `${mark}\\` : `\\${mark}`}`);
+}
+
+/** Text on one line (a heading, a list item, a code span end at a line break). */
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ');
+
+/** A code span holding `text` verbatim whatever backticks it contains (on one line). */
+function codeSpan(text: string): string {
+  const flat = oneLine(text);
+  const ticks = '`'.repeat(longestRun(flat, '`') + 1);
+  const pad = /^`|`$/.test(flat) ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
+}
+
+/** A website as a Markdown list item: a link when its URL is safe to follow, its URL as text otherwise. */
+function markdownLink(link: { name: string; url: string }): string {
+  const href = safeHref(link.url);
+  const name = escapeMarkdown(oneLine(link.name));
+  // An angle-bracket destination ends at '>', and a line break or '<' has no place in it.
+  return href ? `- [${name}](<${href.replace(/[<>\\\s]/g, encodeURIComponent)}>)` : `- ${name} (${escapeMarkdown(oneLine(link.url))})`;
+}
+
 function markdown(asset: Asset): string {
   const b = body(asset);
-  const parts = [`# ${asset.name ?? 'Untitled'}`];
+  const parts = [`# ${escapeMarkdown(oneLine(asset.name ?? 'Untitled'))}`];
   const about = description(asset);
-  if (about) parts.push(about);
+  if (about) parts.push(escapeMarkdown(about));
   const tags = tagTexts(asset);
-  if (tags.length) parts.push(`Tags: ${tags.map((t) => `\`${t}\``).join(', ')}`);
+  if (tags.length) parts.push(`Tags: ${tags.map(codeSpan).join(', ')}`);
   const links = websiteLinks(asset);
-  if (links.length) parts.push(links.map((l) => `- [${l.name}](${l.url})`).join('\n'));
-  if (b.kind === 'image') parts.push(`![${asset.name ?? 'image'}](${b.dataUrl})`);
+  if (links.length) parts.push(links.map(markdownLink).join('\n'));
+  if (b.kind === 'image') parts.push(`![${escapeMarkdown(oneLine(asset.name ?? 'image'))}](${b.dataUrl})`);
   else if (b.kind === 'code') {
     const fence = '`'.repeat(Math.max(3, longestRun(b.text!, '`') + 1));
     parts.push(`${fence}${b.language}\n${b.text}\n${fence}`);
@@ -111,6 +158,8 @@ function html(asset: Asset): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
+    // Whatever a name or text holds, the document runs no script and loads nothing but its own image.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:">`,
     `<title>${name}</title>`,
     '</head>',
     '<body>',
@@ -118,7 +167,7 @@ function html(asset: Asset): string {
     about ? `<p class="description">${escapeHtml(about)}</p>` : '',
     tags.length ? `<ul class="tags">${tags.map((t) => `<li>${escapeHtml(t)}</li>`).join('')}</ul>` : '',
     links.length
-      ? `<ul class="websites">${links.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.name)}</a></li>`).join('')}</ul>`
+      ? `<ul class="websites">${links.map((l) => `<li>${htmlLink(l)}</li>`).join('')}</ul>`
       : '',
     content,
     '</body>',
@@ -127,4 +176,10 @@ function html(asset: Asset): string {
   ]
     .filter((line) => line !== '')
     .join('\n');
+}
+
+/** A website as HTML: a link when its URL is safe to follow, its name and URL as text otherwise. */
+function htmlLink(link: { name: string; url: string }): string {
+  const href = safeHref(link.url);
+  return href ? `<a href="${escapeHtml(href)}">${escapeHtml(link.name)}</a>` : `${escapeHtml(link.name)} (${escapeHtml(link.url)})`;
 }

@@ -50,7 +50,12 @@ export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) 
     }
     return out;
   });
-  ctx.feed.publish(events);
+  try {
+    ctx.feed.publish(events);
+  } catch (error) {
+    // The write is committed and in the log, where every reader finds it: it has not failed.
+    console.error('commit: publishing committed changes failed', error);
+  }
   return result;
 }
 

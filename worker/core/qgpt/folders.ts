@@ -41,7 +41,7 @@ export async function registerFolder(ctx: Context, name: unknown, handle: unknow
     throw invalid(`Registering the folder '${name}' needs a FileSystemDirectoryHandle.`, 'invalid_folder_handle');
   }
   const created = ctx.now().toISOString();
-  await ctx.store.write((tx) => tx.put('folders', { id: name, created, handle }));
+  await ctx.store.write((tx) => tx.put('folders', { id: name, created, handle }), ['folders']);
   return describe(name, created);
 }
 
@@ -51,6 +51,6 @@ export async function removeFolder(ctx: Context, name: string): Promise<void> {
     if (!(await tx.get('folders', name))) return false;
     await tx.delete('folders', name);
     return true;
-  });
+  }, ['folders']);
   if (!found) throw new ApiError(404, 'folder_not_found', `No folder named '${name}' is registered.`);
 }

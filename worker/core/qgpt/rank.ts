@@ -20,7 +20,7 @@ import { isStopword, terms } from '../search/tokenize.ts';
 import { looksLikeCode } from '../assets/language-detector.ts';
 import { splitSnippets } from './snippets.ts';
 import { dotQuantized } from './vector-matrix.ts';
-import { embeddingText, readAssetTexts, vectorIndexFor } from './vectors.ts';
+import { embeddingText, madeFrom, readAssetTexts, vectorIndexFor } from './vectors.ts';
 
 /**
  * Weight of the lexical score in the blend. Tuned on the CoSQA dev queries (test/bench/relevance-quality.ts;
@@ -106,8 +106,8 @@ export async function rankLibrary(ctx: Context, query: string, within: ReadonlyS
   for (const [id, score] of top) {
     const text = byAsset.get(id);
     const entry = vectors.get(id);
-    // Offsets are into the text the vectors were made from: an asset changed since is left out of this answer.
-    if (!text || !entry || entry.snippets.length === 0 || entry.updated !== text.asset.updated) continue;
+    // Offsets are into the text the vectors were made from: an asset whose text changed since is left out of this answer.
+    if (!text || !entry || entry.snippets.length === 0 || !madeFrom(entry, text)) continue;
     const formatText = new Map(text.texts.map((t) => [t.format, t]));
     const scored = entry.snippets
       .map((s) => {

@@ -21,8 +21,21 @@ export const ChatSettingsSchema = lazySchema(() =>
     apiKey: z.string().min(1).optional(),
     /** False keeps the settings but answers extractively. Default true. */
     enabled: z.boolean().optional(),
+  }).refine((s) => s.apiKey === undefined || keySafeOver(s.url), {
+    path: ['url'],
+    message: 'an API key is sent only over https, or over plain http to this machine (localhost, 127.0.0.0/8, [::1])',
   }),
 );
+
+/** Whether a key may travel to `url`: https, or http that never leaves the machine. */
+function keySafeOver(url: string): boolean {
+  // A URL that does not parse has its own issue on `url`.
+  if (!URL.canParse(url)) return true;
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'https:') return true;
+  // The URL parser normalises IPv4 forms (127.1, 0x7f.0.0.1) to dotted decimal and keeps IPv6 brackets.
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
 export type ChatSettings = z.infer<typeof ChatSettingsSchema>;
 
 /** What `GET /qgpt/settings` answers: the settings without the key, and whether there is one. */
@@ -43,11 +56,11 @@ export async function activeChatSettings(ctx: Context): Promise<ChatSettings | u
 }
 
 export async function writeChatSettings(ctx: Context, settings: ChatSettings): Promise<void> {
-  await ctx.store.write((tx) => tx.put('meta', { id: SETTINGS_ID, value: settings }));
+  await ctx.store.write((tx) => tx.put('meta', { id: SETTINGS_ID, value: settings }), ['meta']);
 }
 
 export async function clearChatSettings(ctx: Context): Promise<void> {
-  await ctx.store.write((tx) => tx.delete('meta', SETTINGS_ID));
+  await ctx.store.write((tx) => tx.delete('meta', SETTINGS_ID), ['meta']);
 }
 
 export function publicSettings(settings: ChatSettings | undefined): PublicChatSettings {

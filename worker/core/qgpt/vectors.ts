@@ -10,6 +10,9 @@
  *   longer reaches back, or the active embedder differs from the one that made the stored vectors, it
  *   reconciles the whole library instead (re-embedding everything after an embedder change).
  * - While loaded it follows the feed, so writes are embedded in the background soon after they commit.
+ *   Only a change to what is embedded (the text formats and the name) is embedded again: each record keeps
+ *   a `contentKey`, so a score increment, an export or a tag link (which log the asset as updated) costs
+ *   a read of its text, not an embedding.
  * - `progress` says how far an embedding run is (`GET /api/embeddings` shows it).
  */
 import type { Context } from '../deps.ts';
@@ -18,6 +21,7 @@ import { contentText } from '../search/documents.ts';
 import type { ClassificationSpecificEnum } from '../model/schemas.ts';
 import type { AssetRecord, SnippetRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
+import { fnv1a } from '../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
 import { unref } from '../timers.ts';
@@ -159,7 +163,8 @@ export class VectorIndex {
         const ids = todo.slice(i, i + CHUNK);
         const texts = await this.ctx.store.read((tx) => readAssetTexts(tx, ids), ['assets', 'formats', 'contents']);
         const found = new Set(texts.map((t) => t.asset.id));
-        const records = await embedAssets(this.ctx, texts);
+        const changed = texts.filter((t) => this.entries.get(t.asset.id)?.key !== contentKey(t));
+        const records = changed.length === 0 ? [] : await embedAssets(this.ctx, changed);
         const last = i + CHUNK >= todo.length;
         // Assets deleted since the change was logged have no text: their vectors go too.
         await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq);
@@ -178,7 +183,7 @@ export class VectorIndex {
         ...gone.map((id) => tx.delete('snippets', id)),
         tx.put('indexes', { id: VECTORS_STATE_ID, version: VECTORS_VERSION, seq, saved: this.ctx.now().toISOString(), data: { embedder: this.embedderId } }),
       ]);
-    });
+    }, ['snippets', 'indexes']);
     for (const r of records) this.entries.set(r.id, r);
     for (const id of gone) this.entries.delete(id);
     for (const id of [...records.map((r) => r.id), ...gone]) this.stale.delete(id);
@@ -216,6 +221,24 @@ export function embeddingText(name: string | undefined, text: string): string {
   return name && !text.includes(name) ? `${name}\n${text}` : text;
 }
 
+/**
+ * A key of what an asset's vectors are made from: its name (see `embeddingText`) and its text formats.
+ * Two FNV-1a hashes and the length: a change detector for the asset's own content, not a digest against
+ * crafted collisions (a collision would only leave the asset's own vectors stale).
+ */
+export function contentKey(item: AssetText): string {
+  const made = JSON.stringify([item.asset.name ?? null, item.texts.map((t) => [t.format, t.code, t.text])]);
+  return `${made.length.toString(36)}.${fnv1a(made).toString(36)}.${fnv1a(made, 0x2f6b3c1d).toString(36)}`;
+}
+
+/**
+ * Whether an asset's stored vectors were made from the text read now (their offsets point into it).
+ * A record without a key is checked by the asset's `updated`, as before keys existed.
+ */
+export function madeFrom(entry: SnippetRecord, text: AssetText): boolean {
+  return entry.key === undefined ? entry.updated === text.asset.updated : entry.key === contentKey(text);
+}
+
 async function embedAssets(ctx: Context, items: AssetText[]): Promise<SnippetRecord[]> {
   const pieces: { item: number; format: string; start: number; end: number; text: string }[] = [];
   items.forEach((item, i) => {
@@ -226,7 +249,13 @@ async function embedAssets(ctx: Context, items: AssetText[]): Promise<SnippetRec
     }
   });
   const vectors = await ctx.embedder.embed(pieces.map((p) => p.text));
-  const records: SnippetRecord[] = items.map((item) => ({ id: item.asset.id, updated: item.asset.updated, embedder: ctx.embedder.id, snippets: [] }));
+  const records: SnippetRecord[] = items.map((item) => ({
+    id: item.asset.id,
+    updated: item.asset.updated,
+    key: contentKey(item),
+    embedder: ctx.embedder.id,
+    snippets: [],
+  }));
   pieces.forEach((p, k) => records[p.item]!.snippets.push({ format: p.format, start: p.start, end: p.end, ...quantize(vectors[k]!) }));
   return records;
 }

@@ -26,8 +26,8 @@ export function queryCount(c: HonoContext, name: string, max: number): number | 
   return Number(value);
 }
 
-/** Reads the request body as text, refusing more than `limit` bytes without buffering them. */
-async function readText(request: Request, limit: number): Promise<string> {
+/** Reads the request body as text, refusing more than `limit` bytes (a 413) without buffering them. */
+export async function readText(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw tooLarge(limit);
   if (!request.body) return '';

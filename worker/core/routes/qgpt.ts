@@ -25,9 +25,11 @@ export function qgptRoutes(ctx: Context) {
     const input = await requireBody(c, QGPTRelevanceInputSchema, ctx.maxBodyBytes, 'QGPTRelevanceInput');
     return c.json(await relevance(ctx, input, limit === undefined ? {} : { limit }));
   });
-  app.post('/question', async (c) =>
-    c.json(await question(ctx, await requireBody(c, QGPTQuestionInputSchema, ctx.maxBodyBytes, 'QGPTQuestionInput'))),
-  );
+  app.post('/question', async (c) => {
+    const input = await requireBody(c, QGPTQuestionInputSchema, ctx.maxBodyBytes, 'QGPTQuestionInput');
+    // A client that goes away stops the answer (and the chat endpoint's request) instead of leaving it running.
+    return c.json(await question(ctx, input, { signal: c.req.raw.signal }));
+  });
   app.post('/reprompt', async (c) =>
     c.json(await reprompt(ctx, await requireBody(c, QGPTRepromptInputSchema, ctx.maxBodyBytes, 'QGPTRepromptInput'))),
   );

@@ -5,6 +5,7 @@ import { badRequest } from '../errors.ts';
 import { answerStream } from '../streams/qgpt.ts';
 import { SEQ_HEADER, SINCE_PARAM, type StreamKind } from '../streams/protocol.ts';
 import { streamChanges, streamSnapshot } from '../streams/sync.ts';
+import { readText } from './http.ts';
 
 /**
  * The change streams under `/assets/stream` over HTTP (see streams/protocol.ts; the page-side socket in
@@ -36,7 +37,7 @@ export function streamRoutes(ctx: Context) {
 export function qgptStreamRoutes(ctx: Context) {
   const app = new Hono();
   app.post('/stream', async (c) => {
-    const text = await c.req.text();
+    const text = await readText(c.req.raw, ctx.maxBodyBytes);
     const encoder = new TextEncoder();
     const closed = new AbortController();
     const frames = answerStream(ctx, text, closed.signal);

@@ -329,7 +329,7 @@ export class SearchIndex {
     try {
       await this.ctx.store.write(async (tx) => {
         await Promise.all(records.map((record) => tx.put('indexes', record)));
-      });
+      }, ['indexes']);
     } catch (error) {
       this.dirty = true;
       console.warn(`search: could not save the index (${String(error)})`);

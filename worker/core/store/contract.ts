@@ -1,5 +1,5 @@
 import type { TagRecord } from './records.ts';
-import type { Store } from './store.ts';
+import type { Store, WriteTx } from './store.ts';
 
 /**
  * The behaviour every Store must have, as plain async cases with no test framework, so the same
@@ -137,6 +137,89 @@ export const storeContract: StoreCase[] = [
         refused = true;
       }
       check(refused, 'reading outside the scope throws');
+      store.close();
+    },
+  },
+  {
+    name: 'a write scoped to some collections reads and writes them; touching another throws and commits nothing',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        await tx.put('tags', tag('a'));
+        await tx.put('meta', { id: 'n', value: 1 });
+      }, ['tags', 'meta']);
+      check((await store.read((tx) => tx.get('tags', 'a')))?.id === 'a', 'scoped write commits');
+      for (const touch of [
+        (tx: WriteTx) => tx.put('websites', { ...tag('w'), url: 'https://example.com/', name: 'w' } as never),
+        (tx: WriteTx) => tx.delete('websites', 'w'),
+        (tx: WriteTx) => tx.get('websites', 'w'),
+      ]) {
+        let refused = false;
+        try {
+          await store.write(async (tx) => {
+            await tx.put('tags', tag('b'));
+            await touch(tx);
+          }, ['tags']);
+        } catch {
+          refused = true;
+        }
+        check(refused, 'touching a collection outside the scope throws');
+      }
+      check((await store.read((tx) => tx.get('tags', 'b'))) === undefined, 'the refused write committed nothing');
+      store.close();
+    },
+  },
+  {
+    name: 'a write whose function awaits a task (a timer) is committed up to there, and its later calls throw',
+    async run({ open }) {
+      const store = await open();
+      let caught: unknown;
+      try {
+        await store.write(async (tx) => {
+          await tx.put('meta', { id: 'before', value: 1 });
+          // IndexedDB commits a transaction with nothing pending once control goes back to the event loop.
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          await tx.put('meta', { id: 'after', value: 1 });
+        });
+      } catch (error) {
+        caught = error;
+      }
+      const name = (caught as Error | undefined)?.name;
+      check(name === 'InvalidStateError' || name === 'TransactionInactiveError', `the write fails as on a finished transaction, got ${name}`);
+      check((await store.read((tx) => tx.get('meta', 'after'))) === undefined, 'nothing after the wait is stored');
+      check((await store.read((tx) => tx.get('meta', 'before')))?.value === 1, 'what came before the wait was committed');
+      // The store goes on working.
+      await store.write((tx) => tx.put('meta', { id: 'next', value: 1 }));
+      check((await store.read((tx) => tx.get('meta', 'next')))?.value === 1, 'a later write works');
+      store.close();
+    },
+  },
+  {
+    name: 'a read sees the store as of one moment, whatever commits while it runs',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        await tx.put('meta', { id: 'a', value: 1 });
+        await tx.put('meta', { id: 'b', value: 1 });
+      });
+      // Asked for before the read: IndexedDB runs it first, the read then sees both new values; a store
+      // that let the read begin first must still not show it one old and one new value.
+      const write = store.write(async (tx) => {
+        await tx.put('meta', { id: 'a', value: 2 });
+        await tx.put('meta', { id: 'b', value: 2 });
+      });
+      const seen = await store.read(async (tx) => {
+        const a = (await tx.get('meta', 'a'))?.value;
+        // Microtasks only (a task would end the transaction): time for a write running alongside to commit.
+        for (let i = 0; i < 50; i++) await null;
+        const b = (await tx.get('meta', 'b'))?.value;
+        const all = (await tx.getAll('meta')).map((r) => r.value);
+        return { a, b, all };
+      }, ['meta']);
+      await write;
+      check(seen.a === seen.b && seen.all.every((v) => v === seen.a), `one moment, got a=${seen.a} b=${seen.b} all=${seen.all}`);
+      const after = await store.read((tx) => tx.getAll('meta'));
+      check(after.every((r) => r.value === 2), 'the write committed');
       store.close();
     },
   },

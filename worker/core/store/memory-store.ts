@@ -1,45 +1,82 @@
+import { unref } from '../timers.ts';
 import { COLLECTIONS, type CollectionName, type Collections } from './records.ts';
 import type { ReadTx, Store, WriteTx } from './store.ts';
 
 type Tables = { [C in CollectionName]: Map<string, Collections[C]> };
+type Staged = Map<CollectionName, Map<string, unknown>>;
 
-/** A Store held in memory: for tests, and for hosts without persistent storage. */
+/**
+ * A Store held in memory: for tests, and for hosts without persistent storage. It behaves like IndexedDB
+ * where code could come to rely on a difference:
+ * - a write whose function awaits anything but its own calls (a timer, `fetch`, the embedder) is committed
+ *   at that point, as IndexedDB auto-commits an idle transaction, and its later calls throw
+ *   `InvalidStateError` (as `IdbStore`'s do);
+ * - a read sees the store as it was when it began, whatever commits while it runs.
+ */
 export class MemoryStore implements Store {
   private tables = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Tables;
   /** Writes run one at a time, as they do in IndexedDB. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Reads under way: while there are any, a commit replaces the tables it changes instead of changing them. */
+  private reading = 0;
 
-  read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
-    return fn(this.reader((c, id) => this.tables[c].get(id), undefined, scope));
+  async read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+    const tables = this.tables;
+    this.reading++;
+    try {
+      return await fn(this.reader(tables, (c, id) => tables[c].get(id), undefined, scope, () => true));
+    } finally {
+      this.reading--;
+    }
   }
 
-  write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+  write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
     const run = async () => {
-      // Staged changes: a value, or null for a delete. Applied only when fn resolves.
-      const staged = new Map<CollectionName, Map<string, unknown>>();
+      // Staged changes: a value, or null for a delete. Applied when fn resolves (or when it goes idle).
+      const staged: Staged = new Map();
+      let active = true;
+      const live = () => {
+        if (!active) {
+          throw new DOMException(
+            'The transaction has finished: its function awaited something other than its own calls, and IndexedDB commits an idle transaction.',
+            'InvalidStateError',
+          );
+        }
+        return true;
+      };
       const lookup = (c: CollectionName, id: string) => {
         const change = staged.get(c);
         if (change?.has(id)) return change.get(id) ?? undefined;
         return this.tables[c].get(id);
       };
       const stage = (c: CollectionName, id: string, value: unknown) => {
+        live();
         if (!staged.has(c)) staged.set(c, new Map());
         staged.get(c)!.set(id, value);
       };
       const tx: WriteTx = {
-        ...this.reader(lookup as never, staged),
-        put: async (c, record) => stage(c, record.id, structuredClone(record)),
-        delete: async (c, id) => stage(c, id, null),
+        ...this.reader(this.tables, lookup as never, staged, scope, live),
+        put: async (c, record) => stage(inScope(c, scope), record.id, structuredClone(record)),
+        delete: async (c, id) => stage(inScope(c, scope), id, null),
       };
-      const result = await fn(tx);
-      for (const [c, changes] of staged) {
-        const table = this.tables[c] as Map<string, unknown>;
-        for (const [id, value] of changes) {
-          if (value === null) table.delete(id);
-          else table.set(id, value);
-        }
+      // Every call above settles within microtasks, so a function that awaits only them is done before any
+      // task runs: the first task to run (whichever kind comes first) means it awaits something else.
+      const idle = () => {
+        if (!active) return;
+        active = false;
+        this.commit(staged);
+      };
+      const timer = unref(setTimeout(idle, 0));
+      const immediate = nodeImmediate?.set(idle);
+      try {
+        const result = await fn(tx);
+        idle();
+        return result;
+      } finally {
+        active = false;
+        clearTimeout(timer);
+        if (immediate !== undefined) nodeImmediate?.clear(immediate);
       }
-      return result;
     };
     const result = this.queue.then(run);
     this.queue = result.catch(() => undefined);
@@ -48,24 +85,48 @@ export class MemoryStore implements Store {
 
   close(): void {}
 
+  private commit(staged: Staged): void {
+    // An open read keeps the tables it began with: changed ones are replaced, not changed in place.
+    const tables = this.reading > 0 ? { ...this.tables } : this.tables;
+    for (const [c, changes] of staged) {
+      const current = this.tables[c] as Map<string, unknown>;
+      const table = this.reading > 0 ? new Map(current) : current;
+      for (const [id, value] of changes) {
+        if (value === null) table.delete(id);
+        else table.set(id, value);
+      }
+      (tables as Record<CollectionName, Map<string, unknown>>)[c] = table;
+    }
+    this.tables = tables;
+  }
+
   private reader(
+    tables: Tables,
     find: <C extends CollectionName>(c: C, id: string) => Collections[C] | undefined,
-    staged?: Map<CollectionName, Map<string, unknown>>,
-    scope?: readonly CollectionName[],
+    staged: Staged | undefined,
+    scope: readonly CollectionName[] | undefined,
+    live: () => boolean,
   ): ReadTx {
-    const lookup = <C extends CollectionName>(c: C, id: string) => find(inScope(c, scope), id);
+    const lookup = <C extends CollectionName>(c: C, id: string) => (live(), find(inScope(c, scope), id));
     return {
       get: async (c, id) => clone(lookup(c, id)),
       getMany: async (c, ids) => ids.map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
       getAll: async (c) => {
+        live();
         inScope(c, scope);
-        const ids = new Set(this.tables[c].keys());
+        const ids = new Set(tables[c].keys());
         for (const id of staged?.get(c)?.keys() ?? []) ids.add(id);
         return [...ids].sort().map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!);
       },
     };
   }
 }
+
+/** Node's check-phase tasks (setImmediate), which can run before a 0 ms timer; absent in browsers. */
+const nodeImmediate = (() => {
+  const g = globalThis as { setImmediate?: (fn: () => void) => unknown; clearImmediate?: (handle: unknown) => void };
+  return g.setImmediate && g.clearImmediate ? { set: g.setImmediate, clear: g.clearImmediate } : undefined;
+})();
 
 /** As IndexedDB does, refuse a collection the transaction was not opened on. */
 function inScope<C extends CollectionName>(c: C, scope: readonly CollectionName[] | undefined): C {

@@ -165,6 +165,8 @@ export interface IndexRecord {
 export interface SnippetRecord {
   id: string;
   updated: string;
+  /** `contentKey` of what the vectors were made from (absent in records written before it existed). */
+  key?: string;
   embedder: string;
   snippets: {
     /** The format whose content the snippet is cut from. */

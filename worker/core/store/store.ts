@@ -25,6 +25,12 @@ export interface Store {
    * IndexedDB; reading a collection outside the scope throws, in every implementation.
    */
   read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T>;
-  write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
+  /**
+   * `scope` names the collections `fn` reads or writes (default: all). IndexedDB locks the scope for the
+   * whole transaction, so writes on disjoint scopes run side by side: background writes (the search
+   * snapshot, vectors, the relevant ring) name theirs and do not hold up a user's write. Touching a
+   * collection outside the scope throws, and the write commits nothing.
+   */
+  write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T>;
   close(): void;
 }

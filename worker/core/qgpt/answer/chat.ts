@@ -77,8 +77,10 @@ export async function streamChat(ctx: Context, settings: ChatSettings, messages:
       throw fail(timedOut ? `no answer within ${timeoutMs / 1000} s` : `it could not be reached (${describe(error)})`);
     }
     if (!response.ok) {
-      const body = (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
-      throw fail(`it answered HTTP ${response.status}${body ? `: ${body}` : ''}`);
+      // Not its body: the reason is shown and stored with the answer, and an error body may echo the key
+      // ("Incorrect API key provided: sk-...") or the prompt.
+      await response.body?.cancel().catch(() => undefined);
+      throw fail(`it answered HTTP ${response.status}`);
     }
     if (!response.body) throw fail('it answered without a body');
 
@@ -139,7 +141,10 @@ export async function streamChat(ctx: Context, settings: ChatSettings, messages:
 
 type ChatEvent = 'done' | { content: string; finished: boolean } | { failure: string };
 
-/** One line of the event stream: undefined for comments, blank lines and other fields. */
+/**
+ * One line of the event stream: undefined for comments, blank lines and other fields. A failure names
+ * what went wrong without quoting the endpoint (see the HTTP error above).
+ */
 function parseEventLine(line: string): ChatEvent | undefined {
   if (!line.startsWith('data:')) return undefined;
   const data = line.slice(5).trim();
@@ -149,11 +154,11 @@ function parseEventLine(line: string): ChatEvent | undefined {
   try {
     json = JSON.parse(data);
   } catch {
-    return { failure: `it sent a malformed event (${data.slice(0, 60)})` };
+    return { failure: 'it sent a malformed event' };
   }
-  if (json?.error) return { failure: `it sent an error: ${typeof json.error === 'string' ? json.error : String(json.error.message ?? JSON.stringify(json.error))}` };
+  if (json?.error) return { failure: 'it sent an error event' };
   const choice = json?.choices?.[0];
-  if (!choice || typeof choice !== 'object') return { failure: `it sent an event without choices (${data.slice(0, 60)})` };
+  if (!choice || typeof choice !== 'object') return { failure: 'it sent an event without choices' };
   const content = choice.delta?.content ?? choice.message?.content ?? choice.text ?? '';
   return { content: typeof content === 'string' ? content : '', finished: choice.finish_reason != null };
 }

@@ -81,7 +81,7 @@ function whyUnusable(seed: RelevantSeedView, index: number): string {
   const where = `relevant.iterable[${index}]`;
   const fragment = 'a fragment string (seed.asset.format.fragment.string.raw)';
   if (typeof seed.id === 'string') {
-    return `${where}: the id '${seed.id}' is not one /qgpt/relevance handed out (or it has expired), and the seed carries no fragment string (seed.asset.format.fragment.string.raw).`;
+    return `${where}: the id '${seed.id}' is not one /qgpt/relevance handed out (or it has expired, or its asset was deleted), and the seed carries no fragment string (seed.asset.format.fragment.string.raw).`;
   }
   return `${where} has neither an id returned by /qgpt/relevance nor ${fragment}.`;
 }

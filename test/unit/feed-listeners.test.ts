@@ -1,0 +1,44 @@
+/**
+ * Change events go out after their write committed: a listener that throws must neither fail the write
+ * nor keep the other listeners (the asset cache among them) from hearing of it. Both feeds, the memory
+ * one and the BroadcastChannel one the worker uses (Node has BroadcastChannel).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BroadcastFeed } from '../../worker/browser/broadcast-feed.ts';
+import { createApp } from '../../worker/core/app.ts';
+import { MemoryFeed, type ChangeEvent, type Feed } from '../../worker/core/feed/feed.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import { testClassifier } from '../support/classifier.ts';
+import { fragmentSeed } from '../support/seeds.ts';
+
+afterEach(() => vi.restoreAllMocks());
+
+const feeds: Record<string, () => Feed> = { MemoryFeed: () => new MemoryFeed(), BroadcastFeed: () => new BroadcastFeed() };
+
+for (const [name, make] of Object.entries(feeds)) {
+  describe(`${name}: a listener that throws`, () => {
+    it('does not fail the committed write, and every other listener still hears it (the asset cache too)', async () => {
+      const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const feed = make();
+      feed.subscribe(() => {
+        throw new Error('listener bug');
+      });
+      const heard: ChangeEvent[] = [];
+      feed.subscribe((event) => heard.push(event));
+      const app = createApp({ store: new MemoryStore(), feed, classifier: await testClassifier() });
+      const post = (path: string, body: unknown) =>
+        app.request(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+      const created = await post('/assets/create', fragmentSeed('print("hello")\n', { name: 'before' }));
+      expect(created.status).toBe(200);
+      const asset = await created.json();
+      // Read once so the asset cache holds it; the rename must reach the cache through the feed.
+      expect((await (await app.request(`/api/asset/${asset.id}`)).json()).name).toBe('before');
+      const renamed = await post('/asset/update', { ...asset, name: 'after' });
+      expect(renamed.status).toBe(200);
+      expect((await (await app.request(`/api/asset/${asset.id}`)).json()).name).toBe('after');
+      expect(heard.map((e) => e.kind)).toEqual(['created', 'updated']);
+      expect(reported).toHaveBeenCalled();
+    });
+  });
+}

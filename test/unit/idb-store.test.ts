@@ -1,0 +1,110 @@
+/**
+ * IdbStore on fake-indexeddb: what only IndexedDB does (the contract cases shared with every store are in
+ * test/contract/store.test.ts).
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDB_VERSION, IdbStore } from '../../worker/browser/idb-store.ts';
+import { ApiError } from '../../worker/core/errors.ts';
+import { dumpStore } from '../support/dump.ts';
+import { fragmentSeed } from '../support/seeds.ts';
+import { createTestApi } from '../support/test-api.ts';
+
+let n = 0;
+const fresh = () => IdbStore.open(`idb-store-${++n}`);
+
+/**
+ * A full disk as the browser reports it: the transaction is aborted with a QuotaExceededError, and each of
+ * its pending requests fails with an AbortError. fake-indexeddb enforces no quota, so while `full` is set
+ * every put aborts its transaction through fake-indexeddb's own abort steps (`_abort`, the spec's "abort a
+ * transaction" with an error), which is what Chromium runs when the quota is exceeded.
+ */
+let full = false;
+const proto = IDBObjectStore.prototype as unknown as { put: (this: IDBObjectStore, ...args: unknown[]) => IDBRequest };
+const realPut = proto.put;
+proto.put = function (...args) {
+  const request = realPut.apply(this, args);
+  if (full) (this.transaction as unknown as { _abort(name: string): void })._abort('QuotaExceededError');
+  return request;
+};
+afterEach(() => {
+  full = false;
+});
+
+describe('IdbStore, a full disk', () => {
+  it('a write aborted for quota rethrows the QuotaExceededError, not the AbortError of its request, and stores nothing', async () => {
+    const store = await fresh();
+    await store.write((tx) => tx.put('meta', { id: 'kept', value: 1 }));
+    full = true;
+    const failure = await store.write((tx) => tx.put('meta', { id: 'kept', value: 2 })).catch((error: unknown) => error);
+    expect((failure as Error).name).toBe('QuotaExceededError');
+    full = false;
+    expect((await store.read((tx) => tx.get('meta', 'kept')))?.value).toBe(1);
+    store.close();
+  });
+
+  it('is a 507 JSON error with a clear message; nothing stored changes, reads work, and writes work again once there is room', async () => {
+    const api = await createTestApi({ store: await fresh() });
+    const kept = await api.create(fragmentSeed('print("kept")\n'));
+    const before = await dumpStore(api.store);
+    full = true;
+    const reply = await api.post('/assets/create', fragmentSeed('print("one too many")\n'));
+    expect(reply.status).toBe(507);
+    expect(reply.json().error).toMatchObject({ status: 507, code: 'storage_full' });
+    expect(reply.json().error.message).toMatch(/storage is full/i);
+    full = false;
+    expect(await dumpStore(api.store)).toEqual(before);
+    expect((await api.get(`/asset/${kept.id}`)).status).toBe(200);
+    expect((await api.post('/assets/create', fragmentSeed('print("room again")\n'))).status).toBe(200);
+    api.store.close();
+  });
+});
+
+/** A plain connection at `version`, as an older tab or worker holds it: it never closes by itself. */
+function openRaw(name: string, version: number): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, version);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+describe('IdbStore, opening next to other connections', () => {
+  it('an upgrade blocked by an older connection fails with a 503 instead of hanging, and opens once that connection is gone', async () => {
+    const name = `idb-store-${++n}`;
+    const old = await openRaw(name, IDB_VERSION - 1);
+    const failure = await IdbStore.open(name, { blockedTimeoutMs: 50 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).toJSON().error).toMatchObject({ status: 503, code: 'storage_blocked' });
+    expect((failure as ApiError).message).toMatch(/another tab or worker/);
+    old.close();
+    const store = await IdbStore.open(name, { blockedTimeoutMs: 50 });
+    // The old connection was a bare database at the previous version: only the last migration's stores exist.
+    expect(await store.read((tx) => tx.getAll('relevant'), ['relevant'])).toEqual([]);
+    store.close();
+  });
+
+  it('a store steps aside for a newer version that upgrades (closing its connection), then answers a 503 asking for a reload', async () => {
+    const name = `idb-store-${++n}`;
+    const store = await IdbStore.open(name);
+    await store.write((tx) => tx.put('meta', { id: 'kept', value: 1 }));
+    // Without `blocking` this open would wait for the store's connection forever.
+    const newer = await openRaw(name, IDB_VERSION + 1);
+    const failure = await store.read((tx) => tx.get('meta', 'kept')).catch((error: unknown) => error);
+    expect((failure as ApiError).toJSON().error).toMatchObject({ status: 503, code: 'storage_upgraded' });
+    newer.close();
+  });
+
+  it('through the app, a store whose database a newer version took answers a 503 JSON error', async () => {
+    const name = `idb-store-${++n}`;
+    const store = await IdbStore.open(name, { blockedTimeoutMs: 50 });
+    const api = await createTestApi({ store });
+    const kept = await api.create(fragmentSeed('print("kept")\n'));
+    const newer = await openRaw(name, IDB_VERSION + 1);
+    newer.close();
+    const reply = await api.get(`/asset/${kept.id}`);
+    expect(reply.status).toBe(503);
+    expect(reply.json().error.code).toBe('storage_upgraded');
+    store.close();
+  });
+});
