@@ -21,7 +21,9 @@ let ids: Record<'py' | 'go' | 'js' | 'sql' | 'note', string>;
 const create = async (seed: unknown) => (await api.create(seed)).id as string;
 
 beforeEach(async () => {
-  api = await createTestApi();
+  // A clock that moves a second per reading: "newest first" never meets two assets made in the same millisecond.
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  api = await createTestApi({ now: () => new Date((clock += 1000)) });
   ids = {
     py: await create(
       fragmentSeed(PYTHON_SNIPPET, {
