@@ -54,15 +54,28 @@ export class MemoryStore implements Store {
     scope?: readonly CollectionName[],
   ): ReadTx {
     const lookup = <C extends CollectionName>(c: C, id: string) => find(inScope(c, scope), id);
+    /** Every id the transaction may see (committed and staged), in key order, as IndexedDB orders string keys. */
+    const ids = (c: CollectionName) => {
+      inScope(c, scope);
+      const all = new Set(this.tables[c].keys());
+      for (const id of staged?.get(c)?.keys() ?? []) all.add(id);
+      return [...all].sort();
+    };
     return {
       get: async (c, id) => clone(lookup(c, id)),
       getMany: async (c, ids) => ids.map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
-      getAll: async (c) => {
-        inScope(c, scope);
-        const ids = new Set(this.tables[c].keys());
-        for (const id of staged?.get(c)?.keys() ?? []) ids.add(id);
-        return [...ids].sort().map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!);
+      getAll: async (c) => ids(c).map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
+      getRange: async (c, after, limit) => {
+        const found = [];
+        for (const id of ids(c)) {
+          if (after !== undefined && id <= after) continue;
+          const record = lookup(c, id);
+          if (record !== undefined) found.push(clone(record)!);
+          if (found.length >= limit) break;
+        }
+        return found;
       },
+      count: async (c) => ids(c).filter((id) => lookup(c, id) !== undefined).length,
     };
   }
 }
