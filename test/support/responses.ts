@@ -36,6 +36,7 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['GET', /^\/websites$/, S.WebsitesSchema],
   ['POST', /^\/workstream_summaries\/create$/, S.WorkstreamSummarySchema],
   ['GET', /^\/workstream_summaries$/, S.WorkstreamSummariesSchema],
+  ['POST', new RegExp(`^/conversations/${ID}/delete$`), 'empty'],
   ['GET', /^\/\.well-known\/(health|version)$/, 'text'],
   ['HEAD', /^\/\.well-known\/health$/, 'empty'],
   ['POST', /^\/qgpt\/relevance$/, S.QGPTRelevanceOutputSchema],
