@@ -57,8 +57,8 @@ async function ok<R extends { status: number; text: string }>(reply: R, what: st
   return reply;
 }
 
-export async function buildLibrary(store: Store): Promise<Library> {
-  const { api, ctx, embedder } = await openLibrary(store);
+export async function buildLibrary(store: Store, now = steppingClock()): Promise<Library> {
+  const { api, ctx, embedder } = await openLibrary(store, now);
   const py = (
     await api.create(
       fragmentSeed(PYTHON_SNIPPET, {
