@@ -119,12 +119,17 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     (replaced as Record<Linked, Map<string, LinkedRecord>>)[kind] = new Map();
   }
 
-  // Assets, with the children that change with them.
+  const totals = Object.fromEntries(BACKUP_STORES.map((s) => [s, records[s].length])) as Record<BackupStore, number>;
+  // Assets, with the children that change with them. The bulky records (contents, vectors) are referenced
+  // from these maps only and let go once put (a put copies them), so they need not all stay in memory
+  // until the commit.
   const formats = group(records.formats, (f) => f.asset);
   const contents = new Map(records.contents.map((c) => [c.id, c]));
   const annotations = group(records.annotations, (a) => a.asset);
   const activities = group(records.activities, (a) => a.asset);
   const snippets = new Map(records.snippets.map((s) => [s.id, s]));
+  records.contents = [];
+  records.snippets = [];
   const vectorsUsable = backup.vectors === VECTORS_VERSION;
   const existingAssets = await byId(tx, 'assets', records.assets.map((a) => a.id));
   for (const asset of records.assets) {
@@ -135,7 +140,9 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
       activities: activities.get(asset.id) ?? [],
     };
     const assetContents = children.formats.flatMap((f) => contents.get(f.id) ?? []);
+    for (const content of assetContents) contents.delete(content.id);
     const vectors = snippets.get(asset.id);
+    snippets.delete(asset.id);
     if (old && !newer(asset, old)) {
       stores.assets.kept++;
       for (const [store, list] of Object.entries(children)) stores[store as BackupStore].kept += list.length;
@@ -241,7 +248,7 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
 
   for (const store of BACKUP_STORES) {
     const outcome = stores[store];
-    outcome.skipped = records[store].length - outcome.added - outcome.replaced - outcome.kept;
+    outcome.skipped = totals[store] - outcome.added - outcome.replaced - outcome.kept;
   }
   await Promise.all(writes);
   return { applied: true, backup: { version: backup.version, created: backup.created }, stores, relinked };

@@ -8,6 +8,8 @@ export class MemoryStore implements Store {
   private tables = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Tables;
   /** Writes run one at a time, as they do in IndexedDB. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Each collection's ids in key order, made on first use after a write changed it (getRange reads them in batches). */
+  private sorted = new Map<CollectionName, string[]>();
 
   read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
     return fn(this.reader((c, id) => this.tables[c].get(id), undefined, scope));
@@ -33,6 +35,7 @@ export class MemoryStore implements Store {
       };
       const result = await fn(tx);
       for (const [c, changes] of staged) {
+        this.sorted.delete(c);
         const table = this.tables[c] as Map<string, unknown>;
         for (const [id, value] of changes) {
           if (value === null) table.delete(id);
@@ -55,10 +58,16 @@ export class MemoryStore implements Store {
   ): ReadTx {
     const lookup = <C extends CollectionName>(c: C, id: string) => find(inScope(c, scope), id);
     /** Every id the transaction may see (committed and staged), in key order, as IndexedDB orders string keys. */
-    const ids = (c: CollectionName) => {
+    const ids = (c: CollectionName): string[] => {
       inScope(c, scope);
+      const changes = staged?.get(c);
+      if (!changes) {
+        let committed = this.sorted.get(c);
+        if (!committed) this.sorted.set(c, (committed = [...this.tables[c].keys()].sort()));
+        return committed;
+      }
       const all = new Set(this.tables[c].keys());
-      for (const id of staged?.get(c)?.keys() ?? []) all.add(id);
+      for (const id of changes.keys()) all.add(id);
       return [...all].sort();
     };
     return {
@@ -67,9 +76,9 @@ export class MemoryStore implements Store {
       getAll: async (c) => ids(c).map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
       getRange: async (c, after, limit) => {
         const found = [];
-        for (const id of ids(c)) {
-          if (after !== undefined && id <= after) continue;
-          const record = lookup(c, id);
+        const all = ids(c);
+        for (let i = after === undefined ? 0 : firstAfter(all, after); i < all.length; i++) {
+          const record = lookup(c, all[i]!);
           if (record !== undefined) found.push(clone(record)!);
           if (found.length >= limit) break;
         }
@@ -78,6 +87,18 @@ export class MemoryStore implements Store {
       count: async (c) => ids(c).filter((id) => lookup(c, id) !== undefined).length,
     };
   }
+}
+
+/** The index of the first id greater than `key` in sorted `ids` (binary search). */
+function firstAfter(ids: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** As IndexedDB does, refuse a collection the transaction was not opened on. */
