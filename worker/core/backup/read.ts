@@ -8,6 +8,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
 import { describeIssues } from '../routes/http.ts';
 import {
   BACKUP_FORMAT,
@@ -31,7 +32,13 @@ export interface ParsedBackup {
 
 const damaged = (message: string) => badRequest(`The backup is damaged: ${message} Nothing was restored.`, 'damaged_backup');
 
-const CountsSchema = z.object(Object.fromEntries(BACKUP_STORES.map((s) => [s, z.number().int().nonnegative()])) as Record<BackupStore, z.ZodNumber>);
+// Built on first use, as every schema is: the worker's start evaluates this module.
+const TrailerSchema = lazySchema(() =>
+  z.object({
+    counts: z.object(Object.fromEntries(BACKUP_STORES.map((s) => [s, z.number().int().nonnegative()])) as Record<BackupStore, z.ZodNumber>),
+    sha256: z.string(),
+  }),
+);
 
 /** Checks and decodes a whole backup from its bytes (any chunking). */
 export async function readBackup(chunks: AsyncIterable<Uint8Array>): Promise<ParsedBackup> {
@@ -57,7 +64,7 @@ export async function readBackup(chunks: AsyncIterable<Uint8Array>): Promise<Par
     if (number === 1) {
       header = readHeader(json);
     } else if (isObject(json) && 'trailer' in json) {
-      const parsed = z.object({ counts: CountsSchema, sha256: z.string() }).safeParse(json.trailer);
+      const parsed = TrailerSchema.safeParse(json.trailer);
       if (!parsed.success) throw damaged(`its trailer (line ${number}) is malformed: ${describeIssues(parsed.error)}.`);
       trailer = parsed.data;
       continue;

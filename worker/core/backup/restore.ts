@@ -109,8 +109,14 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     BACKUP_STORES.map((s) => [s, { added: 0, replaced: 0, kept: 0, removed: 0, skipped: 0 }]),
   ) as Record<BackupStore, StoreOutcome>;
   const writes: Promise<void>[] = [];
-  const put = <C extends CollectionName>(c: C, record: Collections[C]) => writes.push(tx.put(c, record));
-  const remove = (c: CollectionName, id: string) => writes.push(tx.delete(c, id));
+  // Issued now, awaited together at the end; a failure also fails that Promise.all (and so the transaction),
+  // the catch only keeps it from being reported as unhandled while reads are still awaited.
+  const issue = (request: Promise<void>) => {
+    request.catch(() => undefined);
+    writes.push(request);
+  };
+  const put = <C extends CollectionName>(c: C, record: Collections[C]) => issue(tx.put(c, record));
+  const remove = (c: CollectionName, id: string) => issue(tx.delete(c, id));
   /** The records this restore writes, and the library's versions they replace (for the link pass). */
   const written = { assets: new Map<string, AssetRecord>() } as { assets: Map<string, AssetRecord> } & { [K in Linked]: Map<string, Collections[K]> };
   const replaced = { assets: new Map<string, AssetRecord>() } as typeof written;
