@@ -6,7 +6,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { badRequest } from '../errors.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { describeIssues } from '../routes/http.ts';
