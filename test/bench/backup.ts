@@ -51,6 +51,8 @@ export interface BackupBenchRow {
   assets: number;
   fileMB: number;
   buildSeconds: number;
+  /** The heap the loaded library holds (after a GC), for the memory store (fake-indexeddb's own bookkeeping makes its figure meaningless). */
+  libraryMB?: number;
   backupSeconds: number;
   backupPeakMB: number;
   restoreSeconds: number;
@@ -140,8 +142,12 @@ export async function runBackupBench(options: { assets?: number; stores?: string
   const dir = mkdtempSync(join(tmpdir(), 'tessera-backup-bench-'));
   try {
     for (const kind of options.stores ?? ['memory', 'idb']) {
+      gc();
+      const empty = process.memoryUsage().heapUsed;
       const source = await openStore(kind);
       const { app, seconds: buildSeconds } = await buildLibrary(source, count, options.seed ?? 1);
+      gc();
+      const libraryMB = kind === 'memory' ? (process.memoryUsage().heapUsed - empty) / 1024 / 1024 : undefined;
       const file = join(dir, `${kind}.ndjson`);
 
       let heap = await heapSampler();
@@ -175,6 +181,7 @@ export async function runBackupBench(options: { assets?: number; stores?: string
         assets: count,
         fileMB: statSync(file).size / 1024 / 1024,
         buildSeconds,
+        libraryMB,
         backupSeconds,
         backupPeakMB,
         restoreSeconds,
@@ -194,7 +201,7 @@ export async function runBackupBench(options: { assets?: number; stores?: string
 
 export function formatBackupRow(r: BackupBenchRow): string {
   return (
-    `  ${r.store.padEnd(26)} ${r.assets} assets, file ${r.fileMB.toFixed(1)} MB (library built in ${r.buildSeconds.toFixed(1)} s): ` +
+    `  ${r.store.padEnd(26)} ${r.assets} assets, file ${r.fileMB.toFixed(1)} MB (library built in ${r.buildSeconds.toFixed(1)} s${r.libraryMB === undefined ? '' : `, holds ${r.libraryMB.toFixed(0)} MB of heap`}): ` +
     `backup ${r.backupSeconds.toFixed(2)} s, heap peak +${r.backupPeakMB.toFixed(1)} MB; ` +
     `restore ${r.restoreSeconds.toFixed(2)} s, heap peak +${r.restorePeakMB.toFixed(1)} MB; re-embedded after restore: ${r.reembedded} texts`
   );
