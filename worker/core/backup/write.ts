@@ -33,17 +33,16 @@ export function backupFilename(now: Date): string {
 
 /** The backup as a byte stream; nothing is read until the stream is pulled. */
 export function backupStream(ctx: Context): ReadableStream<Uint8Array> {
-  const lines = backupLines(ctx);
-  const encoder = new TextEncoder();
+  const chunks = backupChunks(ctx);
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const next = await lines.next();
+        const next = await chunks.next();
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        else controller.enqueue(next.value);
       },
       async cancel() {
-        await lines.return(undefined);
+        await chunks.return(undefined);
       },
     },
     // One chunk (a batch of lines) ahead of the reader, no more.
@@ -51,14 +50,16 @@ export function backupStream(ctx: Context): ReadableStream<Uint8Array> {
   );
 }
 
-/** The file's text, in chunks of whole lines (a header, one chunk per batch, the trailer). */
-export async function* backupLines(ctx: Context): AsyncGenerator<string, void, undefined> {
+/** The file's bytes, in chunks of whole lines (the header, one chunk per batch, the trailer). */
+export async function* backupChunks(ctx: Context): AsyncGenerator<Uint8Array, void, undefined> {
   const hash = sha256.create();
   const encoder = new TextEncoder();
   const counts = emptyCounts();
+  /** Encoded once: the same bytes are hashed and sent. */
   const hashed = (text: string) => {
-    hash.update(encoder.encode(text));
-    return text;
+    const bytes = encoder.encode(text);
+    hash.update(bytes);
+    return bytes;
   };
 
   yield hashed(`${JSON.stringify(await header(ctx))}\n`);
@@ -83,7 +84,7 @@ export async function* backupLines(ctx: Context): AsyncGenerator<string, void, u
     }
   }
   const trailer: BackupTrailer = { counts, sha256: bytesToHex(hash.digest()) };
-  yield `${JSON.stringify({ trailer })}\n`;
+  yield encoder.encode(`${JSON.stringify({ trailer })}\n`);
 }
 
 function line<S extends BackupStore>(store: S, record: BackupRecords[S]): string {
