@@ -9,7 +9,24 @@ import { describe, expect, it } from 'vitest';
 import { BACKUP_STORES } from '../../worker/core/backup/format.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
 import { API_KEY, backupText, buildLibrary, listings, openLibrary, publicSettings } from '../support/backup-library.ts';
+import type { ReadTx, Store } from '../../worker/core/store/store.ts';
 import { STORES } from '../support/stores.ts';
+
+/** The store, recording each read call (`getRange <collection> <limit>`, `getAll <collection>`, …). */
+function spyOn(store: Store, calls: string[]): Store {
+  const wrap = (tx: ReadTx): ReadTx => ({
+    get: (c, id) => (calls.push(`get ${c}`), tx.get(c, id)),
+    getMany: (c, ids) => (calls.push(`getMany ${c}`), tx.getMany(c, ids)),
+    getAll: (c) => (calls.push(`getAll ${c}`), tx.getAll(c)),
+    getRange: (c, after, limit) => (calls.push(`getRange ${c} ${limit}`), tx.getRange(c, after, limit)),
+    count: (c) => (calls.push(`count ${c}`), tx.count(c)),
+  });
+  return {
+    read: (fn, scope) => (calls.push('read'), store.read((tx) => fn(wrap(tx)), scope)),
+    write: (fn) => store.write(fn),
+    close: () => store.close(),
+  };
+}
 
 const parseLines = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l));
 
@@ -84,6 +101,25 @@ for (const [engine, open] of Object.entries(STORES)) {
       const again = await backupText(target.api);
       const strip = (text: string) => parseLines(text).slice(1, -1);
       expect(strip(again)).toEqual(strip(file));
+    });
+
+    it('reads the store in bounded batches as the reader pulls: no getAll, and a reader that stops early stops the reads', async () => {
+      const { api } = await buildLibrary(await open());
+      const calls: string[] = [];
+      const spy = spyOn(api.store, calls);
+      const { api: app } = await openLibrary(spy);
+      const response = await app.app.request('/api/backup');
+      const reader = response.body!.getReader();
+      await reader.read(); // the header
+      const early = calls.filter((c) => c === 'read').length;
+      await reader.cancel();
+      // The header's transaction, and at most two ahead (the stream keeps one chunk buffered).
+      expect(early).toBeLessThanOrEqual(3);
+      expect(calls.filter((c) => c === 'read').length).toBe(early);
+      const whole = await (await app.app.request('/api/backup')).text();
+      expect(whole.split('\n').length).toBeGreaterThan(40);
+      expect(calls.filter((c) => c.startsWith('getAll'))).toEqual([]);
+      expect(calls.filter((c) => c.startsWith('getRange')).every((c) => Number(c.split(' ')[2]) <= 256)).toBe(true);
     });
 
     it('an empty library backs up to a header and a trailer, and restores to nothing', async () => {
