@@ -122,6 +122,22 @@ for (const [engine, open] of Object.entries(STORES)) {
       expect(calls.filter((c) => c.startsWith('getRange')).every((c) => Number(c.split(' ')[2]) <= 256)).toBe(true);
     });
 
+    it('vectors of another snippet-vector version are not restored (skipped) and are made again from the restored text', async () => {
+      const source = await buildLibrary(await open());
+      const lines = (await backupText(source.api)).trimEnd().split('\n');
+      const trailer = JSON.parse(lines.pop()!).trailer;
+      lines[0] = lines[0]!.replace(/"vectors":\d+/, '"vectors":1');
+      const body = lines.map((l) => `${l}\n`).join('');
+      const file = `${body}${JSON.stringify({ trailer: { ...trailer, sha256: createHash('sha256').update(body).digest('hex') } })}\n`;
+      const target = await openLibrary(await open());
+      const summary = (await target.api.post('/backup/restore', file)).json();
+      expect(summary.stores.snippets).toEqual({ added: 0, replaced: 0, kept: 0, removed: 0, skipped: 5 });
+      expect(await target.api.store.read((tx) => tx.count('snippets'))).toBe(0);
+      await vectorIndexFor(target.ctx).current();
+      expect(target.embedder.texts).toBeGreaterThan(0);
+      expect(vectorIndexFor(target.ctx).progress.embedded).toBe(5);
+    });
+
     it('an empty library backs up to a header and a trailer, and restores to nothing', async () => {
       const { api } = await openLibrary(await open());
       const file = await backupText(api);
