@@ -31,7 +31,9 @@
  *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node);
  *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node);
  *  7. relevance quality: nDCG@10, MRR@10, Recall@10/100 of POST /qgpt/relevance database:true on CoSQA,
- *     and its latency at that size (test/bench/relevance-quality.ts, in Node).
+ *     and its latency at that size (test/bench/relevance-quality.ts, in Node);
+ *  8. backup and restore of 10,000 assets (one 1 MB file among them): time and peak heap, on the memory
+ *     store and fake-indexeddb (test/bench/backup.ts, in Node; not yet in Chromium).
  * Figures go to stdout and to .bench/results.json.
  *
  * Only the search section (4c), e.g. while working on the first search after a worker stop:
@@ -50,6 +52,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { mulberry32 } from '../support/random.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { line, ms, quantile, stats } from './stats.ts';
+import { runBackupBench } from './backup.ts';
 import { runEmbeddingBench } from './embedding.ts';
 import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
@@ -992,6 +995,15 @@ async function main(): Promise<number> {
   } catch (error) {
     failed = true;
     console.error(`relevance-quality failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  // 8. Backup and restore of 10,000 assets, likewise in Node (memory store and fake-indexeddb).
+  phase('Backup and restore — test/bench/backup.ts (Node)');
+  try {
+    results.backup = await runBackupBench({ log });
+  } catch (error) {
+    failed = true;
+    console.error(`backup bench failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   results.totalSeconds = (Date.now() - started) / 1000;
 

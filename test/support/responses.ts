@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as S from '../../worker/core/model/schemas.ts';
 import { LibraryPreviewsSchema, LibraryRowsSchema } from '../../worker/core/library/schemas.ts';
+import { RestoreSummarySchema } from '../../worker/core/backup/restore.ts';
 
 /**
  * Which contract schema each operation's response must satisfy. Used by the route tests (Node) and
@@ -37,6 +38,9 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['GET', /^\/websites$/, S.WebsitesSchema],
   ['POST', /^\/workstream_summaries\/create$/, S.WorkstreamSummarySchema],
   ['GET', /^\/workstream_summaries$/, S.WorkstreamSummariesSchema],
+  ['POST', new RegExp(`^/conversations/${ID}/delete$`), 'empty'],
+  ['GET', /^\/backup$/, 'text'],
+  ['POST', /^\/backup\/restore$/, RestoreSummarySchema],
   ['GET', /^\/\.well-known\/(health|version)$/, 'text'],
   ['HEAD', /^\/\.well-known\/health$/, 'empty'],
   ['POST', /^\/qgpt\/relevance$/, S.QGPTRelevanceOutputSchema],

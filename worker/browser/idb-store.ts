@@ -201,5 +201,8 @@ function reader(tx: IDBPTransaction<TesseraDB, CollectionName[], IDBTransactionM
       return found.filter((r) => r !== undefined) as never;
     },
     getAll: (c) => tx.objectStore(c).getAll() as never,
+    getRange: (c, after, limit) =>
+      tx.objectStore(c).getAll(after === undefined ? null : IDBKeyRange.lowerBound(after, true), limit) as never,
+    count: (c) => tx.objectStore(c).count(),
   };
 }

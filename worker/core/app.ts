@@ -3,6 +3,8 @@ import { withDefaults, type Deps } from './deps.ts';
 import { ApiError } from './errors.ts';
 import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
+import { backupRoutes } from './routes/backup.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { embeddingRoutes } from './routes/embeddings.ts';
 import { folderRoutes } from './routes/folders.ts';
 import { labelRoutes } from './routes/labels.ts';
@@ -29,6 +31,8 @@ export function createApp(deps: Deps) {
   app.route('/assets', assetsRoutes(ctx));
   app.route('/asset', assetRoutes(ctx));
   app.route('/', labelRoutes(ctx));
+  app.route('/conversations', conversationRoutes(ctx));
+  app.route('/backup', backupRoutes(ctx));
   app.route('/embeddings', embeddingRoutes(ctx));
   app.route('/folders', folderRoutes(ctx));
   app.route('/library', libraryRoutes(ctx));

@@ -17,6 +17,8 @@ export interface Deps {
   newId?: () => string;
   /** Request bodies larger than this are refused with 413. Default 16 MiB. */
   maxBodyBytes?: number;
+  /** The largest backup file `POST /backup/restore` takes (413 above it). Default 512 MiB. */
+  maxRestoreBytes?: number;
   /** Turns snippets into vectors (worker/core/embed). Default the hashing embedder, which needs no files. */
   embedder?: Embedder;
   /** Recently read Assets, emptied on every published change. Default one on `feed`. */
@@ -31,6 +33,8 @@ export interface Deps {
 export type Context = Required<Deps>;
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** A backup carries the whole library, content bytes included: far more than one request body. */
+export const DEFAULT_MAX_RESTORE_BYTES = 512 * 1024 * 1024;
 
 export function withDefaults(deps: Deps): Context {
   return {
@@ -38,6 +42,7 @@ export function withDefaults(deps: Deps): Context {
     now: () => new Date(),
     newId: () => crypto.randomUUID(),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    maxRestoreBytes: DEFAULT_MAX_RESTORE_BYTES,
     embedder: new HashingEmbedder(),
     files: NO_FILES,
     fetch: (input, init) => fetch(input, init),

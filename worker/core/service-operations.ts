@@ -34,6 +34,7 @@ export const OPERATIONS = {
   createTag: 'write',
   createWebsite: 'write',
   createSummary: 'write',
+  deleteConversation: 'write',
   listFolders: 'read',
   registerFolder: 'write',
   removeFolder: 'write',

@@ -48,6 +48,7 @@ import {
 import { libraryPreviews } from './library/previews.ts';
 import { listLibraryRows } from './library/rows.ts';
 import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
+import { deleteConversation } from './qgpt/conversations.ts';
 import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
 import { describeIssues } from './routes/http.ts';
 
@@ -152,6 +153,8 @@ export interface Services {
   createWebsite(seed: SeededWebsite): Promise<Website>;
   /** POST /workstream_summaries/create */
   createSummary(seed: SeededWorkstreamSummary): Promise<WorkstreamSummary>;
+  /** POST /conversations/{id}/delete */
+  deleteConversation(conversation: string): Promise<void>;
   // granted folders (Tessera's own; see qgpt/folders.ts)
   /** GET /folders */
   listFolders(): Promise<GrantedFolders>;
@@ -199,6 +202,7 @@ export function createServices(ctx: Context): Services {
     createWebsite: (seed) => createWebsite(ctx, check(SeededWebsiteSchema, seed, 'SeededWebsite')),
     createSummary: (seed) =>
       createSummary(ctx, check(SeededWorkstreamSummarySchema, seed, 'SeededWorkstreamSummary')),
+    deleteConversation: (conversation: string) => deleteConversation(ctx, id(conversation, 'conversation')),
     listFolders: () => listFolders(ctx),
     registerFolder: (name: string, handle: unknown) => registerFolder(ctx, name, handle),
     removeFolder: (name: string) => removeFolder(ctx, id(name, 'folder')),

@@ -122,3 +122,11 @@ export function bytesToBase64(bytes: readonly number[]): string {
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.slice(i, i + 0x8000));
   return btoa(binary);
 }
+
+/** The bytes of a standard base64 string (throws on one that is not). */
+export function base64ToBytes(b64: string): Uint8Array {
+  const binary = atob(b64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

@@ -4,7 +4,9 @@
  * and links the conversation with the assets the answer drew on (both sides, as links/associate.ts does).
  */
 import type { Context } from '../deps.ts';
+import { notFound } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
+import { runningRequests } from '../streams/running.ts';
 import * as build from '../model/build.ts';
 import type { Conversation } from '../model/schemas.ts';
 import type { AssetRecord, ConversationRecord, MessageRecord } from '../store/records.ts';
@@ -109,4 +111,26 @@ export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Prom
       await tx.put('messages', message);
     }
   }
+}
+
+/**
+ * Deletes a conversation with its messages, and unlinks it from its assets, in one transaction (a change
+ * event for each asset, whose wire Asset listed it). A request still answering in it is stopped first and
+ * waited for, or its end would store the exchange again under the same id. 404 for an unknown id.
+ */
+export async function deleteConversation(ctx: Context, id: string): Promise<void> {
+  await runningRequests(ctx.store).end(id, 'stop');
+  await commit(ctx, async (tx, log) => {
+    const conversation = await tx.get('conversations', id);
+    if (!conversation) throw notFound('conversation', id);
+    const writes = [tx.delete('conversations', id), ...conversation.messages.map((m) => tx.delete('messages', m))];
+    // The asset side is the one readers use (Asset.conversations, /asset/{id}/conversations).
+    for (const asset of await tx.getMany('assets', conversation.assets)) {
+      if (!asset.conversations.includes(id)) continue;
+      asset.conversations = asset.conversations.filter((c) => c !== id);
+      writes.push(tx.put('assets', asset));
+      log.updated(asset.id);
+    }
+    await Promise.all(writes);
+  });
 }

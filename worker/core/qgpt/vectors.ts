@@ -59,6 +59,8 @@ export class VectorIndex {
   private seq = 0;
   private loaded = false;
   private reconcile = false;
+  /** Whether stored records may be of this VECTORS_VERSION (false when the state says another). */
+  private storedVersionOk = false;
   /** Stored records not in `entries` (another embedder or format): replaced, or deleted with their asset. */
   private stale = new Set<string>();
   private pending = 0;
@@ -114,6 +116,9 @@ export class VectorIndex {
     if (usable) for (const record of records) if (record.embedder === this.embedderId) this.entries.set(record.id, record);
     this.stale = new Set(records.filter((r) => !this.entries.has(r.id)).map((r) => r.id));
     this.seq = usable ? state!.seq : 0;
+    // No state at all: a library whose vectors came from a backup restore (which writes only vectors of
+    // this version), or none yet.
+    this.storedVersionOk = state === undefined || state.version === VECTORS_VERSION;
     this.reconcile = this.stale.size > 0 || !usable;
     this.loaded = true;
   }
@@ -161,13 +166,30 @@ export class VectorIndex {
       }
       for (let i = 0; i < todo.length; i += CHUNK) {
         const ids = todo.slice(i, i + CHUNK);
-        const texts = await this.ctx.store.read((tx) => readAssetTexts(tx, ids), ['assets', 'formats', 'contents']);
+        const [texts, stored] = await this.ctx.store.read(
+          (tx) => Promise.all([readAssetTexts(tx, ids), tx.getMany('snippets', ids)]),
+          ['assets', 'formats', 'contents', 'snippets'],
+        );
         const found = new Set(texts.map((t) => t.asset.id));
-        const changed = texts.filter((t) => this.entries.get(t.asset.id)?.key !== contentKey(t));
+        // Vectors already made from the asset's text as it is now are kept: those in memory (a score,
+        // export or link logs the asset as updated but changes no text), and those stored by this embedder
+        // that are not in memory yet (a backup restore brought them in). Embedding again would give the same.
+        const storedById = new Map(stored.map((r) => [r.id, r]));
+        const current = (t: AssetText): SnippetRecord | undefined => {
+          const entry = this.entries.get(t.asset.id);
+          if (entry && madeFrom(entry, t)) return entry;
+          const record = storedById.get(t.asset.id);
+          return this.storedVersionOk && record?.embedder === this.embedderId && madeFrom(record, t) ? record : undefined;
+        };
+        const reused = texts.flatMap((t) => {
+          const record = current(t);
+          return record && record !== this.entries.get(t.asset.id) ? [record] : [];
+        });
+        const changed = texts.filter((t) => !current(t));
         const records = changed.length === 0 ? [] : await embedAssets(this.ctx, changed);
         const last = i + CHUNK >= todo.length;
         // Assets deleted since the change was logged have no text: their vectors go too.
-        await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq);
+        await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq, reused);
         this.pending = Math.max(0, todo.length - i - CHUNK);
       }
     } finally {
@@ -176,7 +198,8 @@ export class VectorIndex {
     }
   }
 
-  private async save(records: SnippetRecord[], gone: string[], seq: number): Promise<void> {
+  /** Stores `records`, forgets `gone`, records `seq`; `reused` are stored already and only taken in. */
+  private async save(records: SnippetRecord[], gone: string[], seq: number, reused: SnippetRecord[] = []): Promise<void> {
     await this.ctx.store.write(async (tx) => {
       await Promise.all([
         ...records.map((r) => tx.put('snippets', r)),
@@ -184,10 +207,10 @@ export class VectorIndex {
         tx.put('indexes', { id: VECTORS_STATE_ID, version: VECTORS_VERSION, seq, saved: this.ctx.now().toISOString(), data: { embedder: this.embedderId } }),
       ]);
     }, ['snippets', 'indexes']);
-    for (const r of records) this.entries.set(r.id, r);
+    for (const r of [...records, ...reused]) this.entries.set(r.id, r);
     for (const id of gone) this.entries.delete(id);
-    for (const id of [...records.map((r) => r.id), ...gone]) this.stale.delete(id);
-    if (records.length > 0 || gone.length > 0) this.matrix = undefined;
+    for (const id of [...records.map((r) => r.id), ...reused.map((r) => r.id), ...gone]) this.stale.delete(id);
+    if (records.length > 0 || reused.length > 0 || gone.length > 0) this.matrix = undefined;
     this.seq = seq;
   }
 }

@@ -26,23 +26,37 @@ export function queryCount(c: HonoContext, name: string, max: number): number | 
   return Number(value);
 }
 
-/** Reads the request body as text, refusing more than `limit` bytes (a 413) without buffering them. */
-export async function readText(request: Request, limit: number): Promise<string> {
+/**
+ * The request body's chunks as they arrive, refusing (413) a body over `limit` bytes as soon as it passes
+ * it, without buffering it: for bodies read as a stream (a backup restore) and for readText.
+ */
+export async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint8Array, void, undefined> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw tooLarge(limit);
-  if (!request.body) return '';
+  if (!request.body) return;
   const reader = request.body.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      yield value;
+    }
+  } finally {
+    // Stopped early (too large, or the caller gave up on a bad line): nothing more is read.
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Reads the request body as text, refusing more than `limit` bytes (a 413) without buffering them. */
+export async function readText(request: Request, limit: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
+  for await (const chunk of bodyChunks(request, limit)) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

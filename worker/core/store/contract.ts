@@ -69,6 +69,32 @@ export const storeContract: StoreCase[] = [
     },
   },
   {
+    name: 'getRange reads batches in id order after a key; count counts',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        for (const id of ['d', 'b', 'a', 'e', 'c']) await tx.put('tags', tag(id));
+      });
+      const ids = (records: TagRecord[]) => records.map((t) => t.id).join('');
+      const first = await store.read((tx) => tx.getRange('tags', undefined, 2));
+      check(ids(first) === 'ab', `first batch, got ${ids(first)}`);
+      const next = await store.read((tx) => tx.getRange('tags', 'b', 2));
+      check(ids(next) === 'cd', `batch after 'b', got ${ids(next)}`);
+      const between = await store.read((tx) => tx.getRange('tags', 'bb', 10));
+      check(ids(between) === 'cde', `after a key that is not stored, got ${ids(between)}`);
+      check((await store.read((tx) => tx.getRange('tags', 'e', 10))).length === 0, 'nothing after the last');
+      check((await store.read((tx) => tx.count('tags'))) === 5, 'count');
+      const inWrite = await store.write(async (tx) => {
+        await tx.delete('tags', 'a');
+        await tx.put('tags', tag('aa'));
+        return { range: ids(await tx.getRange('tags', undefined, 3)), count: await tx.count('tags') };
+      });
+      check(inWrite.range === 'aabc', `range inside a write sees its own changes, got ${inWrite.range}`);
+      check(inWrite.count === 5, `count inside a write, got ${inWrite.count}`);
+      store.close();
+    },
+  },
+  {
     name: 'a write sees its own puts and deletes before it commits',
     async run({ open }) {
       const store = await open();

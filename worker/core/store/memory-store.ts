@@ -19,6 +19,8 @@ export class MemoryStore implements Store {
   private queue: Promise<unknown> = Promise.resolve();
   /** Reads under way: while there are any, a commit replaces the tables it changes instead of changing them. */
   private reading = 0;
+  /** A table's ids in key order, made on first use after a write changed it (getRange reads them in batches). */
+  private sorted = new WeakMap<Map<string, unknown>, string[]>();
 
   async read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
     const tables = this.tables;
@@ -91,6 +93,7 @@ export class MemoryStore implements Store {
     for (const [c, changes] of staged) {
       const current = this.tables[c] as Map<string, unknown>;
       const table = this.reading > 0 ? new Map(current) : current;
+      this.sorted.delete(current);
       for (const [id, value] of changes) {
         if (value === null) table.delete(id);
         else table.set(id, value);
@@ -108,16 +111,36 @@ export class MemoryStore implements Store {
     live: () => boolean,
   ): ReadTx {
     const lookup = <C extends CollectionName>(c: C, id: string) => (live(), find(inScope(c, scope), id));
+    /** Every id the transaction may see (committed and staged), in key order, as IndexedDB orders string keys. */
+    const ids = (c: CollectionName): string[] => {
+      live();
+      inScope(c, scope);
+      const table = tables[c] as Map<string, unknown>;
+      const changes = staged?.get(c);
+      if (!changes) {
+        let committed = this.sorted.get(table);
+        if (!committed) this.sorted.set(table, (committed = [...table.keys()].sort()));
+        return committed;
+      }
+      const all = new Set(table.keys());
+      for (const id of changes.keys()) all.add(id);
+      return [...all].sort();
+    };
     return {
       get: async (c, id) => clone(lookup(c, id)),
       getMany: async (c, ids) => ids.map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
-      getAll: async (c) => {
-        live();
-        inScope(c, scope);
-        const ids = new Set(tables[c].keys());
-        for (const id of staged?.get(c)?.keys() ?? []) ids.add(id);
-        return [...ids].sort().map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!);
+      getAll: async (c) => ids(c).map((id) => lookup(c, id)).filter((r) => r !== undefined).map((r) => clone(r)!),
+      getRange: async (c, after, limit) => {
+        const found = [];
+        const all = ids(c);
+        for (let i = after === undefined ? 0 : firstAfter(all, after); i < all.length; i++) {
+          const record = lookup(c, all[i]!);
+          if (record !== undefined) found.push(clone(record)!);
+          if (found.length >= limit) break;
+        }
+        return found;
       },
+      count: async (c) => ids(c).filter((id) => lookup(c, id) !== undefined).length,
     };
   }
 }
@@ -127,6 +150,18 @@ const nodeImmediate = (() => {
   const g = globalThis as { setImmediate?: (fn: () => void) => unknown; clearImmediate?: (handle: unknown) => void };
   return g.setImmediate && g.clearImmediate ? { set: g.setImmediate, clear: g.clearImmediate } : undefined;
 })();
+
+/** The index of the first id greater than `key` in sorted `ids` (binary search). */
+function firstAfter(ids: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** As IndexedDB does, refuse a collection the transaction was not opened on. */
 function inScope<C extends CollectionName>(c: C, scope: readonly CollectionName[] | undefined): C {

@@ -4,6 +4,13 @@ export interface ReadTx {
   get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined>;
   getMany<C extends CollectionName>(collection: C, ids: readonly string[]): Promise<Collections[C][]>;
   getAll<C extends CollectionName>(collection: C): Promise<Collections[C][]>;
+  /**
+   * Up to `limit` records with ids after `after` (all ids when undefined), in id order: a collection read
+   * in bounded batches (a backup) without holding all of it, each batch in its own transaction.
+   */
+  getRange<C extends CollectionName>(collection: C, after: string | undefined, limit: number): Promise<Collections[C][]>;
+  /** How many records the collection holds. */
+  count(collection: CollectionName): Promise<number>;
 }
 
 export interface WriteTx extends ReadTx {

@@ -1,0 +1,38 @@
+import { Hono } from 'hono/quick';
+import { readBackup } from '../backup/read.ts';
+import { restoreBackup } from '../backup/restore.ts';
+import { backupFilename, backupStream } from '../backup/write.ts';
+import type { Context } from '../deps.ts';
+import { bodyChunks, queryFlag } from './http.ts';
+
+/**
+ * `/backup`: Tessera's own API (not part of the desktop API) to take the whole library out and back in
+ * (format: backup/format.ts).
+ *
+ * - GET `/backup` -> the backup file, NDJSON, streamed as it is read from the store, as an attachment
+ *   named `tessera-backup-YYYY-MM-DD.ndjson`. A failure midway ends the stream without its trailer, so
+ *   the file is refused on restore rather than restored in part.
+ * - POST `/backup/restore` with the file as the body (streamed; up to `maxRestoreBytes`, default 512 MiB,
+ *   else 413) -> RestoreSummary `{applied, backup: {version, created}, stores: {<store>: {added, replaced,
+ *   kept, removed, skipped}}, relinked}`. `?dry_run=true` answers the same without storing anything (for a
+ *   summary before applying). A file of an unknown format or a newer version, or a damaged one (truncated,
+ *   bad checksum, a line that is not JSON or not a record), is a 400 and nothing changes.
+ */
+export function backupRoutes(ctx: Context) {
+  const app = new Hono();
+  app.get('/', (c) => {
+    return new Response(backupStream(ctx), {
+      headers: {
+        'content-type': 'application/x-ndjson',
+        'content-disposition': `attachment; filename="${backupFilename(ctx.now())}"`,
+        'cache-control': 'no-store',
+      },
+    });
+  });
+  app.post('/restore', async (c) => {
+    const dryRun = queryFlag(c, 'dry_run', false);
+    const backup = await readBackup(bodyChunks(c.req.raw, ctx.maxRestoreBytes));
+    return c.json(await restoreBackup(ctx, backup, { dryRun }));
+  });
+  return app;
+}
