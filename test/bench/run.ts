@@ -28,12 +28,15 @@
  *     import (embeds every asset) and the first after a worker stop (test/bench/relevance.ts);
  *  4d. embedding inference in the worker with a generated MiniLM-shaped model: load time, ms a 100-token
  *     snippet, and echo pings while a batch embeds against idle ones (test/bench/embedding.ts);
+ *  4e. backup of 10,000 assets and its restore into a fresh profile: time, peak memory of the worker and
+ *     the page (test/bench/backup-browser.ts);
  *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node);
  *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node);
  *  7. relevance quality: nDCG@10, MRR@10, Recall@10/100 of POST /qgpt/relevance database:true on CoSQA,
  *     and its latency at that size (test/bench/relevance-quality.ts, in Node);
  *  8. backup and restore of 10,000 assets (one 1 MB file among them): time and peak heap, on the memory
- *     store and fake-indexeddb (test/bench/backup.ts, in Node; not yet in Chromium).
+ *     store and fake-indexeddb (test/bench/backup.ts, in Node); the same in Chromium through the worker,
+ *     with the worker's and the page's peak memory, is section 4e (test/bench/backup-browser.ts).
  * Figures go to stdout and to .bench/results.json.
  *
  * Only the search section (4c), e.g. while working on the first search after a worker stop:
@@ -53,6 +56,7 @@ import { mulberry32 } from '../support/random.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { line, ms, quantile, stats } from './stats.ts';
 import { runBackupBench } from './backup.ts';
+import { runBackupBrowserBench } from './backup-browser.ts';
 import { runEmbeddingBench } from './embedding.ts';
 import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
@@ -948,6 +952,10 @@ async function main(): Promise<number> {
     phase('Embedding inference in the worker — POST /api/embeddings with a generated MiniLM-shaped model, fresh context');
     results.embedding = await runEmbeddingBench({ browser, origin, dist: DIST, stopWorkers, log, seed: SEED });
     noteLoad('embedding');
+    // 4e. Backup and restore of 10,000 assets through the worker: test/bench/backup-browser.ts.
+    phase('Backup and restore — GET /api/backup, POST /api/backup/restore into a fresh profile, 10,000 assets');
+    results.backupBrowser = await runBackupBrowserBench({ browser, origin, log, seed: SEED });
+    noteLoad('backup');
     Object.assign(results.meta as Record<string, unknown>, { foreignCpuPercent: foreign, loadavgEnd: loadavg().map((x) => Math.round(x * 100) / 100) });
     log(`\nChromium part done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const shares = Object.entries(foreign).map(([k, v]) => `${k} ${v === undefined ? '?' : `${v.toFixed(1)}%`}`).join(', ');
