@@ -48,6 +48,10 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['POST', /^\/qgpt\/reprompt$/, S.QGPTRepromptOutputSchema],
   ['POST', /^\/qgpt\/persons\/related$/, S.QGPTPersonsRelatedOutputSchema],
   // Tessera's own routes
+  ['POST', /^\/qgpt\/settings\/test$/, z.object({ ok: z.boolean(), message: z.string().min(1) })],
+  ['GET', /^\/conversations$/, S.ConversationsSchema],
+  ['GET', new RegExp(`^/conversation/${ID}$`), S.ConversationSchema],
+  ['POST', /^\/conversation\/update$/, S.ConversationSchema],
   ['GET', /^\/library$/, LibraryRowsSchema],
   ['GET', /^\/library\/previews$/, LibraryPreviewsSchema],
 ];

@@ -4,7 +4,7 @@ import { ApiError } from './errors.ts';
 import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
 import { backupRoutes } from './routes/backup.ts';
-import { conversationRoutes } from './routes/conversations.ts';
+import { conversationItemRoutes, conversationRoutes } from './routes/conversations.ts';
 import { embeddingRoutes } from './routes/embeddings.ts';
 import { folderRoutes } from './routes/folders.ts';
 import { labelRoutes } from './routes/labels.ts';
@@ -32,6 +32,7 @@ export function createApp(deps: Deps) {
   app.route('/asset', assetRoutes(ctx));
   app.route('/', labelRoutes(ctx));
   app.route('/conversations', conversationRoutes(ctx));
+  app.route('/conversation', conversationItemRoutes(ctx));
   app.route('/backup', backupRoutes(ctx));
   app.route('/embeddings', embeddingRoutes(ctx));
   app.route('/folders', folderRoutes(ctx));

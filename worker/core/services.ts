@@ -28,6 +28,7 @@ import {
   type Asset,
   type AssetReclassification,
   type Assets,
+  type Conversation,
   type Conversations,
   type ExportedAsset,
   type FlattenedAssets,
@@ -48,7 +49,7 @@ import {
 import { libraryPreviews } from './library/previews.ts';
 import { listLibraryRows } from './library/rows.ts';
 import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
-import { deleteConversation } from './qgpt/conversations.ts';
+import { ConversationUpdateSchema, deleteConversation, getConversation, listConversations, updateConversation } from './qgpt/conversations.ts';
 import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
 import { describeIssues } from './routes/http.ts';
 
@@ -155,6 +156,12 @@ export interface Services {
   createSummary(seed: SeededWorkstreamSummary): Promise<WorkstreamSummary>;
   /** POST /conversations/{id}/delete */
   deleteConversation(conversation: string): Promise<void>;
+  /** GET /conversations */
+  listConversations(): Promise<Conversations>;
+  /** GET /conversation/{id} */
+  getConversation(conversation: string): Promise<Conversation>;
+  /** POST /conversation/update (the name) */
+  updateConversation(conversation: Partial<Conversation> & Pick<Conversation, 'id'>): Promise<Conversation>;
   // granted folders (Tessera's own; see qgpt/folders.ts)
   /** GET /folders */
   listFolders(): Promise<GrantedFolders>;
@@ -203,6 +210,9 @@ export function createServices(ctx: Context): Services {
     createSummary: (seed) =>
       createSummary(ctx, check(SeededWorkstreamSummarySchema, seed, 'SeededWorkstreamSummary')),
     deleteConversation: (conversation: string) => deleteConversation(ctx, id(conversation, 'conversation')),
+    listConversations: () => listConversations(ctx),
+    getConversation: (conversation: string) => getConversation(ctx, id(conversation, 'conversation')),
+    updateConversation: (conversation) => updateConversation(ctx, check(ConversationUpdateSchema, conversation, 'Conversation')),
     listFolders: () => listFolders(ctx),
     registerFolder: (name: string, handle: unknown) => registerFolder(ctx, name, handle),
     removeFolder: (name: string) => removeFolder(ctx, id(name, 'folder')),

@@ -8,7 +8,8 @@ import { notFound } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import { runningRequests } from '../streams/running.ts';
 import * as build from '../model/build.ts';
-import type { Conversation } from '../model/schemas.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
+import { ConversationSchema, type Conversation, type Conversations } from '../model/schemas.ts';
 import type { AssetRecord, ConversationRecord, MessageRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 
@@ -133,4 +134,40 @@ export async function deleteConversation(ctx: Context, id: string): Promise<void
     }
     await Promise.all(writes);
   });
+}
+
+/** `GET /conversations`: every stored conversation with its messages, the most recently updated first. */
+export function listConversations(ctx: Context): Promise<Conversations> {
+  return ctx.store.read(async (tx) => {
+    const records = (await tx.getAll('conversations')).sort((a, b) => b.updated.localeCompare(a.updated));
+    const messages = await tx.getMany('messages', records.flatMap((c) => c.messages));
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    return { iterable: records.map((c) => build.conversation(c, c.messages.flatMap((id) => byId.get(id) ?? []))) };
+  }, ['conversations', 'messages']);
+}
+
+/** `GET /conversation/{id}`: one conversation with its messages; 404 for an unknown id. */
+export async function getConversation(ctx: Context, id: string): Promise<Conversation> {
+  const found = await readConversation(ctx, id);
+  if (!found) throw notFound('conversation', id);
+  return build.conversation(found.record, found.messages);
+}
+
+/** An update names the conversation by id; every other field is optional but checked when present. */
+export const ConversationUpdateSchema = lazySchema(() => ConversationSchema.partial().required({ id: true }));
+
+/**
+ * `POST /conversation/update`: takes the conversation's `name` (a rename); its messages and links are
+ * the service's and stay as stored. 404 for an unknown id.
+ */
+export async function updateConversation(ctx: Context, input: { id: string; name?: string | null }): Promise<Conversation> {
+  const updated = await ctx.store.write(async (tx) => {
+    const record = await tx.get('conversations', input.id);
+    if (!record) throw notFound('conversation', input.id);
+    if (input.name != null && input.name.trim() !== '') record.name = input.name.trim().slice(0, 200);
+    record.updated = ctx.now().toISOString();
+    await tx.put('conversations', record);
+    return { record, messages: await tx.getMany('messages', record.messages) };
+  }, ['conversations', 'messages']);
+  return build.conversation(updated.record, updated.messages);
 }

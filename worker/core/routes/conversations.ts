@@ -1,19 +1,35 @@
 import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
-import { deleteConversation } from '../qgpt/conversations.ts';
+import { createServices } from '../services.ts';
+import { ConversationUpdateSchema } from '../qgpt/conversations.ts';
+import { requireBody } from './http.ts';
 
 /**
- * `/conversations`: the stored `/qgpt/stream` conversations.
+ * `/conversations` and `/conversation`: the stored `/qgpt/stream` conversations (the desktop API's paths,
+ * so the SDK's ConversationsApi and ConversationApi work unchanged).
  *
+ * - GET `/conversations` -> Conversations: every conversation with its messages, most recent first.
+ * - GET `/conversation/{conversation}` -> Conversation with its messages; 404 for an unknown id.
+ * - POST `/conversation/update` with a Conversation (at least `id`; `name` is taken) -> the Conversation.
  * - POST `/conversations/{conversation}/delete` -> 204: the conversation and its messages go, and no
  *   asset lists it afterwards (the desktop API's path, so the SDK's `conversationsDeleteSpecificConversation`
  *   works unchanged); 404 JSON for an unknown id.
  */
 export function conversationRoutes(ctx: Context) {
   const app = new Hono();
+  const services = createServices(ctx);
+  app.get('/', async (c) => c.json(await services.listConversations()));
   app.post('/:conversation/delete', async (c) => {
-    await deleteConversation(ctx, c.req.param('conversation'));
+    await services.deleteConversation(c.req.param('conversation'));
     return c.body(null, 204);
   });
+  return app;
+}
+
+export function conversationItemRoutes(ctx: Context) {
+  const app = new Hono();
+  const services = createServices(ctx);
+  app.post('/update', async (c) => c.json(await services.updateConversation(await requireBody(c, ConversationUpdateSchema, ctx.maxBodyBytes, 'Conversation'))));
+  app.get('/:conversation', async (c) => c.json(await services.getConversation(c.req.param('conversation'))));
   return app;
 }

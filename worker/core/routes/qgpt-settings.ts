@@ -1,5 +1,6 @@
 import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
+import { ChatError, streamChat } from '../qgpt/answer/chat.ts';
 import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings } from '../qgpt/settings.ts';
 import { requireBody } from './http.ts';
 
@@ -11,7 +12,11 @@ import { requireBody } from './http.ts';
  * - PUT `{url, model, apiKey?, enabled?}` replaces the settings (a PUT without `apiKey` leaves none) and
  *   answers as GET; a body that does not fit is a 422 (400 when it is not JSON).
  * - DELETE clears them (answers extractively again) and answers `{configured: false}`.
+ * - POST `/test` asks the saved endpoint for a one-word completion (10 s at most) -> `{ok, message}`:
+ *   whether it answered, or why not (the reason only: the endpoint's own error text is not repeated).
  */
+const TEST_TIMEOUT_MS = 10_000;
+
 export function qgptSettingsRoutes(ctx: Context) {
   const app = new Hono();
   app.get('/', async (c) => c.json(publicSettings(await readChatSettings(ctx))));
@@ -19,6 +24,18 @@ export function qgptSettingsRoutes(ctx: Context) {
     const settings = await requireBody(c, ChatSettingsSchema, ctx.maxBodyBytes, '{url, model, apiKey?, enabled?}');
     await writeChatSettings(ctx, settings);
     return c.json(publicSettings(settings));
+  });
+  app.post('/test', async (c) => {
+    const settings = await readChatSettings(ctx);
+    if (!settings) return c.json({ ok: false, message: 'No answer endpoint is set.' });
+    const started = performance.now();
+    try {
+      await streamChat(ctx, settings, [{ role: 'user', content: 'Reply with the single word: ok' }], { timeoutMs: TEST_TIMEOUT_MS, signal: c.req.raw.signal });
+      return c.json({ ok: true, message: `Connected: ${settings.model} at ${settings.url} answered in ${Math.round(performance.now() - started)} ms.` });
+    } catch (error) {
+      if (!(error instanceof ChatError)) throw error;
+      return c.json({ ok: false, message: `${settings.url} did not answer: ${error.reason}` });
+    }
   });
   app.delete('/', async (c) => {
     await clearChatSettings(ctx);
