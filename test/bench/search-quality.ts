@@ -1,6 +1,6 @@
 /**
  * Search quality on CoSQA code search: nDCG@10, MRR@10 and Recall@10/@50 (the search answers its best 50) of `GET /assets/search` with the
- * whole 6,267-function corpus loaded as assets, one relevant function per query (../shared/data/cosqa).
+ * whole 6,267-function corpus loaded as assets, one relevant function per query (test/fixtures/cosqa).
  *
  *   node --experimental-strip-types test/bench/search-quality.ts [--data <cosqa dir>] [--verbose]
  *
@@ -43,15 +43,16 @@ export interface QualityResult {
   queryMsMean: number;
 }
 
+/** The CoSQA data: `--data <dir>`, else the copy in test/fixtures/cosqa (evaluation only, see its README). */
 function dataDir(): string {
   const i = process.argv.indexOf('--data');
   if (i > 0 && process.argv[i + 1]) return resolve(process.argv[i + 1]!);
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = join(dir, '..', 'shared', 'data', 'cosqa');
+    const candidate = join(dir, 'test', 'fixtures', 'cosqa');
     if (existsSync(join(candidate, 'code_idx_map.txt'))) return candidate;
     const up = dirname(dir);
-    if (up === dir) throw new Error('search-quality: ../shared/data/cosqa not found; pass --data <dir>');
+    if (up === dir) throw new Error('search-quality: test/fixtures/cosqa not found; pass --data <dir>');
     dir = up;
   }
 }
