@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { watchAssets } from '../client/changes.ts';
 import { copyAsset, exportAsset } from './actions.ts';
-import { installCapture } from './capture.ts';
+import { installCapture, isEditable } from './capture.ts';
 import { CommandPalette, type Command } from './components/command-palette.tsx';
 import { hrefOf, navigate, route, type Route } from './router.ts';
 import { createSession, SessionContext, useSession, type Session } from './session.ts';
@@ -44,7 +44,7 @@ function App() {
         return;
       }
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || document.querySelector('dialog[open]')) return;
-      if (typing(event.target)) {
+      if (isEditable(event.target)) {
         // Escape leaves a field (a search box with text clears itself first); the next Escape closes the view.
         const field = event.target as HTMLInputElement;
         if (event.key === 'Escape' && !(field.type === 'search' && field.value)) {
@@ -166,11 +166,6 @@ function Status() {
       )}
     </div>
   );
-}
-
-function typing(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
 }
 
 /** Every action of the current view: the single-key shortcuts and the palette read the same list. */

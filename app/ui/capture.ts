@@ -50,7 +50,8 @@ export function installCapture(session: Session, target: Document): () => void {
   };
 }
 
-function isEditable(target: EventTarget | null): boolean {
+/** Whether keys and pastes at `target` belong to a field (an input, a text area, a select, an editor). */
+export function isEditable(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (el.isContentEditable || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT');
 }

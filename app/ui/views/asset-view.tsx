@@ -11,6 +11,7 @@ import { messageOf } from '../library-state.ts';
 import { hrefOf, navigate } from '../router.ts';
 import { useSession, type Session } from '../session.ts';
 import { useAsset } from '../use-asset.ts';
+import { useLoaded } from '../use-loaded.ts';
 
 /** One asset: its name, code (highlighted) or image, labels, annotations, formats, activity and related assets. */
 export function AssetView({ id }: { id: string }) {
@@ -222,24 +223,15 @@ function Websites({ session, asset }: { session: Session; asset: Asset }) {
 }
 
 function Activity({ session, id, updated }: { session: Session; id: string; updated: number }) {
-  const [events, setEvents] = useState<{ id: string; label: string; when: number }[] | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    session.api.activities(id).then(
-      (list) => {
-        if (!live) return;
-        const items = list.iterable
-          .map((a) => ({ id: a.id, label: activityLabel(a.event), when: epochOf(a.created.value) }))
-          .sort((a, b) => b.when - a.when)
-          .slice(0, 8);
-        setEvents(items);
-      },
-      () => live && setEvents([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [id, updated]);
+  const events = useLoaded(
+    async () =>
+      (await session.api.activities(id)).iterable
+        .map((a) => ({ id: a.id, label: activityLabel(a.event), when: epochOf(a.created.value) }))
+        .sort((a, b) => b.when - a.when)
+        .slice(0, 8),
+    [id, updated],
+    [],
+  );
   if (!events?.length) return null;
   return (
     <section aria-labelledby="activity-title">
@@ -265,17 +257,7 @@ function activityLabel(event: unknown): string {
 }
 
 function Related({ session, id, updated }: { session: Session; id: string; updated: number }) {
-  const [related, setRelated] = useState<Asset[] | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    session.api.related(id).then(
-      (found) => live && setRelated(found.iterable.filter((a) => a.id !== id).slice(0, 6)),
-      () => live && setRelated([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [id, updated]);
+  const related = useLoaded(async () => (await session.api.related(id)).iterable.filter((a) => a.id !== id).slice(0, 6), [id, updated], []);
   if (!related?.length) return null;
   return (
     <section aria-labelledby="related-title">
