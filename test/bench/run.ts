@@ -1,7 +1,7 @@
 /**
  * The Tessera benchmark: latency of the API as a page sees it, in Chromium, from one run.
  *
- *   npm run bench       (builds into .bench/dist, never dist/; bundles this file; runs it; about 6-7 min)
+ *   npm run bench       (builds into .bench/dist, never dist/; bundles this file; runs it; about 7-8 min)
  *
  * or, with a build of your own:
  *
@@ -28,6 +28,11 @@
  *     import (embeds every asset) and the first after a worker stop (test/bench/relevance.ts);
  *  4d. embedding inference in the worker with a generated MiniLM-shaped model: load time, ms a 100-token
  *     snippet, and echo pings while a batch embeds against idle ones (test/bench/embedding.ts);
+ *  4e. the app (app/ui) in a fresh context, on one library grown from 1,000 to 10,000 generated snippets:
+ *     keystroke -> results shown in the list (keydown to the first frame with the expected rows, measured
+ *     in the page) against the bare search fetch of the same queries, at each size; and the first rows
+ *     after a reload at 10,000 (navigation start to the first frame with a row) against `GET /api/library`
+ *     alone; with where the time goes (test/bench/app.ts; targets 50 ms and 300 ms at 10,000);
  *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node);
  *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node);
  *  7. relevance quality: nDCG@10, MRR@10, Recall@10/100 of POST /qgpt/relevance database:true on CoSQA,
@@ -37,6 +42,9 @@
  * Only the search section (4c), e.g. while working on the first search after a worker stop:
  *   npx esbuild test/bench/search.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/search.mjs
  *   node .bench/search.mjs --dist /tmp/tessera-bench-dist --sizes 10000      (see search.ts's header)
+ * Only the app section (4e), about 1 min:
+ *   npx esbuild test/bench/app.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/app.mjs
+ *   node .bench/app.mjs --dist /tmp/tessera-bench-dist      (see app.ts's header)
  *
  * Environment: TESSERA_DIST or --dist (build folder to serve, default dist/), BENCH_PORT (default 4175),
  * BENCH_SEED (snippet generator seed, default 1), CHROMIUM (default /usr/bin/chromium).
@@ -50,6 +58,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { mulberry32 } from '../support/random.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { line, ms, quantile, stats } from './stats.ts';
+import { runAppBench } from './app.ts';
 import { runEmbeddingBench } from './embedding.ts';
 import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
@@ -945,6 +954,9 @@ async function main(): Promise<number> {
     phase('Embedding inference in the worker — POST /api/embeddings with a generated MiniLM-shaped model, fresh context');
     results.embedding = await runEmbeddingBench({ browser, origin, dist: DIST, stopWorkers, log, seed: SEED });
     noteLoad('embedding');
+    // 4e. The app: keystroke -> results shown, first rows after a reload: test/bench/app.ts.
+    results.app = await runAppBench({ browser, origin, log, seed: SEED });
+    noteLoad('app');
     Object.assign(results.meta as Record<string, unknown>, { foreignCpuPercent: foreign, loadavgEnd: loadavg().map((x) => Math.round(x * 100) / 100) });
     log(`\nChromium part done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const shares = Object.entries(foreign).map(([k, v]) => `${k} ${v === undefined ? '?' : `${v.toFixed(1)}%`}`).join(', ');
