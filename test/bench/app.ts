@@ -34,6 +34,7 @@
  *   node .bench/app.mjs --dist .bench/dist [--sizes 1000,10000] [--queries 30] [--reloads 12] [--json]
  * (BENCH_APP_PORT sets the port, default 4187; BENCH_SEED the generator seed, default 1.)
  */
+import { cpus, loadavg } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
@@ -49,6 +50,8 @@ export interface KeystrokeResult {
   baseline: Stats;
   /** The baseline's Server-Timing `assets` (reading the results in the worker). */
   baselineAssetsRead: Stats;
+  /** Mean size of a search answer (characters of JSON): 50 whole assets, of which the list uses ids and scores. */
+  searchBodyChars: number;
   /** ui / baseline, at p50 and p95. */
   ratio: { p50: number; p95: number };
   /** Where the time goes, from the app's own search request (Resource Timing). */
@@ -97,6 +100,8 @@ export interface ReloadResult {
 }
 
 export interface AppBenchResult {
+  /** The machine's load average (1 min) when the section started and ended: other work inflates every figure. */
+  loadavg: { start: number; end: number };
   sizes: { assets: number; importSeconds: number; keystroke: KeystrokeResult }[];
   reload?: ReloadResult;
   targets: { keystrokeAt10k: number; firstRowsAt10k: number };
@@ -132,7 +137,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
   const queryCount = Math.max(20, options.queries ?? 30);
   const reloadCount = Math.max(10, options.reloads ?? 12);
   const seed = options.seed ?? 1;
-  const out: AppBenchResult = { sizes: [], targets: { keystrokeAt10k: TARGET_KEYSTROKE, firstRowsAt10k: TARGET_FIRST_ROWS } };
+  const out: AppBenchResult = { loadavg: { start: round(loadavg()[0]!), end: NaN }, sizes: [], targets: { keystrokeAt10k: TARGET_KEYSTROKE, firstRowsAt10k: TARGET_FIRST_ROWS } };
   log(`\nApp — the Preact UI at / in Chromium: keystroke -> results shown (${queryCount} keystrokes after ${WARMUP} warm-up a size), first rows after a reload (one library grown from ${sizes.map((s) => s.toLocaleString('en')).join(' to ')}, fresh context)`);
 
   const context = await options.browser.newContext();
@@ -169,6 +174,8 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
     await context.close();
   }
 
+  out.loadavg.end = round(loadavg()[0]!);
+  log(`  load average (1 min) ${out.loadavg.start.toFixed(2)} at the start, ${out.loadavg.end.toFixed(2)} at the end (${cpus().length} CPUs)`);
   const top = out.sizes.find((s) => s.assets === 10_000);
   const verdict = (x: number, target: number) => (x <= target ? 'met' : 'NOT met');
   if (top) {
@@ -242,6 +249,7 @@ async function measureKeystrokes(page: Page, size: number, list: Query[], log: (
   const samples: KeySample[] = [];
   const baseline: number[] = [];
   const baselineAssets: number[] = [];
+  const baselineBytes: number[] = [];
   let timeouts = 0;
   let late = 0;
   for (const [i, query] of list.entries()) {
@@ -264,6 +272,7 @@ async function measureKeystrokes(page: Page, size: number, list: Query[], log: (
     samples.push({ ...sample, typo: query.typo });
     baseline.push(bare.ms);
     baselineAssets.push(bare.assets);
+    baselineBytes.push(bare.bytes);
   }
   const ui = stats(samples.map((s) => s.frame));
   const base = stats(baseline);
@@ -272,6 +281,7 @@ async function measureKeystrokes(page: Page, size: number, list: Query[], log: (
     ui,
     baseline: base,
     baselineAssetsRead: stats(baselineAssets.filter(Number.isFinite)),
+    searchBodyChars: Math.round(baselineBytes.reduce((a, b) => a + b, 0) / Math.max(1, baselineBytes.length)),
     ratio: { p50: round(ui.p50 / base.p50), p95: round(ui.p95 / base.p95) },
     breakdown: {
       inputToRequest: stats(samples.map((s) => s.requestStart)),
@@ -292,7 +302,7 @@ async function measureKeystrokes(page: Page, size: number, list: Query[], log: (
   const b = result.breakdown;
   log(`  ${size.toLocaleString('en')} assets, ${samples.length} keystrokes (${result.typos} typos, ${result.meanResults.toFixed(0)} results a query, ${result.zeroResultQueries} with none):`);
   log(line('keystroke -> results shown (frame)', ui));
-  log(line('bare fetch of the same search', base, `; ui/fetch p50 ${result.ratio.p50.toFixed(2)}, p95 ${result.ratio.p95.toFixed(2)}`));
+  log(line('bare fetch of the same search', base, `, ~${Math.round(result.searchBodyChars / 1000)} kB body; ui/fetch p50 ${result.ratio.p50.toFixed(2)}, p95 ${result.ratio.p95.toFixed(2)}`));
   log(line('  keydown -> app request sent', b.inputToRequest));
   log(line('  the app request (fetch)', b.request));
   log(line('    in the worker: rank', b.rank));
@@ -323,11 +333,11 @@ interface KeySample {
 }
 
 /** The bare search of `query` from the page: fetch until the body is read; and its Server-Timing. */
-function pageBareSearch(query: string): Promise<{ ms: number; rank: number; assets: number }> {
+function pageBareSearch(query: string): Promise<{ ms: number; rank: number; assets: number; bytes: number }> {
   return (async () => {
     const t0 = performance.now();
     const response = await fetch(`/api/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
-    await response.text();
+    const text = await response.text();
     const ms = performance.now() - t0;
     if (!response.ok) throw new Error(`search ${query}: ${response.status}`);
     const timing = Object.fromEntries(
@@ -336,7 +346,7 @@ function pageBareSearch(query: string): Promise<{ ms: number; rank: number; asse
         return [name, Number(dur)];
       }),
     );
-    return { ms, rank: timing.rank ?? NaN, assets: timing.assets ?? NaN };
+    return { ms, rank: timing.rank ?? NaN, assets: timing.assets ?? NaN, bytes: text.length };
   })();
 }
 
