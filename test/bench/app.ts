@@ -26,12 +26,12 @@
  *     sent and answered). Baseline: `GET /api/library` alone from the page (fetch until the body is read).
  *
  * Targets (from the issue): keystroke -> results shown <= 50 ms at 10,000; first rows after a reload
- * <= 300 ms at 10,000. About 1.5 minutes (most of it the import).
+ * <= 300 ms at 10,000. About a minute on 2 cores (40-70 s: the import, 66 keystrokes, 21 reloads).
  *
  * Runs on its own too, against a build:
  *   npx vite build --outDir /work/hbench/.bench/dist        (or any folder; --dist names it)
  *   npx esbuild test/bench/app.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/app.mjs
- *   node .bench/app.mjs --dist .bench/dist [--sizes 1000,10000] [--queries 30] [--reloads 12] [--json]
+ *   node .bench/app.mjs --dist .bench/dist [--sizes 1000,10000] [--queries 30] [--reloads 20] [--json]
  * (BENCH_APP_PORT sets the port, default 4187; BENCH_SEED the generator seed, default 1.)
  */
 import { cpus, loadavg } from 'node:os';
@@ -135,7 +135,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
   const log = options.log ?? ((text = '') => console.log(text));
   const sizes = [...(options.sizes ?? [1_000, 10_000])].sort((a, b) => a - b);
   const queryCount = Math.max(20, options.queries ?? 30);
-  const reloadCount = Math.max(10, options.reloads ?? 12);
+  const reloadCount = Math.max(10, options.reloads ?? 20);
   const seed = options.seed ?? 1;
   const out: AppBenchResult = { loadavg: { start: round(loadavg()[0]!), end: NaN }, sizes: [], targets: { keystrokeAt10k: TARGET_KEYSTROKE, firstRowsAt10k: TARGET_FIRST_ROWS } };
   log(`\nApp — the Preact UI at / in Chromium: keystroke -> results shown (${queryCount} keystrokes after ${WARMUP} warm-up a size), first rows after a reload (one library grown from ${sizes.map((s) => s.toLocaleString('en')).join(' to ')}, fresh context)`);
@@ -252,14 +252,19 @@ async function measureKeystrokes(page: Page, size: number, list: Query[], log: (
   const baselineBytes: number[] = [];
   let timeouts = 0;
   let late = 0;
+  let value = '';
   for (const [i, query] of list.entries()) {
     const prefix = query.text.slice(0, -1);
-    await page.evaluate(() => performance.clearResourceTimings());
-    await box.fill(prefix);
+    // (A box that already holds the prefix runs no search on a fill: the app's request for it is the last one.)
+    if (prefix !== value) {
+      await page.evaluate(() => performance.clearResourceTimings());
+      await box.fill(prefix);
+    }
     const settled = await page.evaluate(pageSettle, { query: prefix, timeoutMs: KEY_TIMEOUT_MS });
     if (!settled.ok) throw new Error(`app: the list did not settle on "${prefix}": ${settled.seen}`);
     await page.evaluate(pageArm, { query: query.text, timeoutMs: KEY_TIMEOUT_MS });
     await page.keyboard.type(query.text.slice(-1));
+    value = query.text;
     const sample = await page.evaluate(() => (window as unknown as { __appBench: { result: Promise<KeySample> } }).__appBench.result);
     const bare = await page.evaluate(pageBareSearch, query.text);
     if (i < WARMUP) continue;
