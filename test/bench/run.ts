@@ -1,7 +1,7 @@
 /**
  * The Tessera benchmark: latency of the API as a page sees it, in Chromium, from one run.
  *
- *   npm run bench       (builds into .bench/dist, never dist/; bundles this file; runs it; about 6-7 min)
+ *   npm run bench       (builds into .bench/dist, never dist/; bundles this file; runs it; about 7-8 min)
  *
  * or, with a build of your own:
  *
@@ -30,6 +30,11 @@
  *     snippet, and echo pings while a batch embeds against idle ones (test/bench/embedding.ts);
  *  4e. backup of 10,000 assets and its restore into a fresh profile: time, peak memory of the worker and
  *     the page (test/bench/backup-browser.ts);
+ *  4f. the app (app/ui) in a fresh context, on one library grown from 1,000 to 10,000 generated snippets:
+ *     keystroke -> results shown in the list (keydown to the first frame with the expected rows, measured
+ *     in the page) against the bare search fetch of the same queries, at each size; and the first rows
+ *     after a reload at 10,000 (navigation start to the first frame with a row) against `GET /api/library`
+ *     alone; with where the time goes (test/bench/app.ts; targets 50 ms and 300 ms at 10,000);
  *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node);
  *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node);
  *  7. relevance quality: nDCG@10, MRR@10, Recall@10/100 of POST /qgpt/relevance database:true on CoSQA,
@@ -42,6 +47,9 @@
  * Only the search section (4c), e.g. while working on the first search after a worker stop:
  *   npx esbuild test/bench/search.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/search.mjs
  *   node .bench/search.mjs --dist /tmp/tessera-bench-dist --sizes 10000      (see search.ts's header)
+ * Only the app section (4e), about 1 min:
+ *   npx esbuild test/bench/app.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/app.mjs
+ *   node .bench/app.mjs --dist /tmp/tessera-bench-dist      (see app.ts's header)
  *
  * Environment: TESSERA_DIST or --dist (build folder to serve, default dist/), BENCH_PORT (default 4175),
  * BENCH_SEED (snippet generator seed, default 1), CHROMIUM (default /usr/bin/chromium).
@@ -57,6 +65,7 @@ import { fragmentSeed } from '../support/seeds.ts';
 import { line, ms, quantile, stats } from './stats.ts';
 import { runBackupBench } from './backup.ts';
 import { runBackupBrowserBench } from './backup-browser.ts';
+import { runAppBench } from './app.ts';
 import { runEmbeddingBench } from './embedding.ts';
 import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
@@ -956,6 +965,9 @@ async function main(): Promise<number> {
     phase('Backup and restore — GET /api/backup, POST /api/backup/restore into a fresh profile, 10,000 assets');
     results.backupBrowser = await runBackupBrowserBench({ browser, origin, log, seed: SEED });
     noteLoad('backup');
+    // 4f. The app: keystroke -> results shown, first rows after a reload: test/bench/app.ts.
+    results.app = await runAppBench({ browser, origin, log, seed: SEED });
+    noteLoad('app');
     Object.assign(results.meta as Record<string, unknown>, { foreignCpuPercent: foreign, loadavgEnd: loadavg().map((x) => Math.round(x * 100) / 100) });
     log(`\nChromium part done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const shares = Object.entries(foreign).map(([k, v]) => `${k} ${v === undefined ? '?' : `${v.toFixed(1)}%`}`).join(', ');

@@ -198,7 +198,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
 // ---------------------------------------------------------------------------------------------------
 // Page-side functions: serialised into the page, so self-contained.
 
-function pageImport(body: string): Promise<number> {
+export function pageImport(body: string): Promise<number> {
   return (async () => {
     const response = await fetch('/api/assets/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const text = await response.text();
@@ -247,8 +247,8 @@ function pageEcho(): Promise<number> {
   })();
 }
 
-/** Waits until the saved search index has caught up with the change log; the wait in ms, or null on time-out. */
-function pageWaitForSnapshot(args: { timeoutMs: number }): Promise<number | null> {
+/** Waits until the saved search index has caught up with the change log; the wait in ms, or null on time-out (also used by app.ts). */
+export function pageWaitForSnapshot(args: { timeoutMs: number }): Promise<number | null> {
   return (async () => {
     const db: IDBDatabase = await new Promise((resolve, reject) => {
       const request = indexedDB.open('tessera');
