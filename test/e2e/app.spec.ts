@@ -90,7 +90,7 @@ test('search as you type, the query kept in the URL; filters by language, tag an
 
   await search(page).pressSequentially('customer revenue', { delay: 20 });
   await expect.poll(() => listedNames(page)).toEqual(['Revenue by customer']);
-  expect(new URL(page.url()).searchParams.get('q')).toBe('customer revenue');
+  await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('customer revenue');
   // A reload (or a shared link) keeps the query and its results.
   await page.reload();
   await expect(search(page)).toHaveValue('customer revenue');
@@ -106,7 +106,7 @@ test('search as you type, the query kept in the URL; filters by language, tag an
   await page.getByRole('combobox', { name: 'Filter by tag' }).selectOption('');
   await page.getByRole('combobox', { name: 'Filter by website' }).selectOption('docs.python.org');
   await expect.poll(() => listedNames(page)).toEqual(['Parse deploy flags']);
-  expect(new URL(page.url()).searchParams.get('website')).toBe('docs.python.org');
+  await expect.poll(() => new URL(page.url()).searchParams.get('website')).toBe('docs.python.org');
   await page.getByRole('combobox', { name: 'Filter by website' }).selectOption('');
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('created');
   await expect.poll(() => listedNames(page)).toEqual(SAMPLE_LIBRARY.map((s) => s.name).reverse());

@@ -79,6 +79,7 @@ export function LibraryView() {
       <div class="filters">
         <select aria-label="Filter by language" value={f.language} onChange={(e) => setFilter({ language: e.currentTarget.value })}>
             <option value="">All languages</option>
+            {chosenOnly(f.language, facets.languages) && <option value={f.language}>{languageLabel(f.language)}</option>}
             {facets.languages.map(([ext, n]) => (
               <option value={ext} key={ext}>
                 {languageLabel(ext)} ({n})
@@ -87,6 +88,7 @@ export function LibraryView() {
           </select>
         <select aria-label="Filter by tag" value={f.tag} onChange={(e) => setFilter({ tag: e.currentTarget.value })}>
             <option value="">All tags</option>
+            {chosenOnly(f.tag, facets.tags) && <option value={f.tag}>#{f.tag}</option>}
             {facets.tags.map(([tag, n]) => (
               <option value={tag} key={tag}>
                 #{tag} ({n})
@@ -95,6 +97,7 @@ export function LibraryView() {
           </select>
         <select aria-label="Filter by website" value={f.website} onChange={(e) => setFilter({ website: e.currentTarget.value })}>
             <option value="">All websites</option>
+            {chosenOnly(f.website, facets.websites) && <option value={f.website}>{f.website}</option>}
             {facets.websites.map(([host, n]) => (
               <option value={host} key={host}>
                 {host} ({n})
@@ -140,6 +143,11 @@ export function LibraryView() {
       </div>
     </section>
   );
+}
+
+/** A filter value from the URL that the counted choices do not (yet) list: still shown as chosen. */
+function chosenOnly(value: string, choices: [string, number][]): boolean {
+  return value !== '' && !choices.some(([v]) => v === value);
 }
 
 function Row({ row, index, size, top, open, preview }: { row: LibraryRow; index: number; size: number; top: number; open: boolean; preview: string | undefined }) {
