@@ -119,7 +119,7 @@ function App() {
         </main>
       ) : (
         <main class="workspace single">
-          <div class="detail">{section === 'ask' ? <AskView asset={current.view === 'ask' ? current.asset : undefined} /> : <SettingsView />}</div>
+          <div class="detail">{section === 'ask' ? <AskView assets={current.view === 'ask' ? current.assets : undefined} key={current.view === 'ask' ? (current.assets ?? []).join(',') : ''} /> : <SettingsView />}</div>
         </main>
       )}
       <Status />
@@ -189,7 +189,7 @@ function commandsFor(session: Session, r: Route): Command[] {
       { id: 'copy', label: 'Copy content', keys: 'c', run: withAsset(async (s, id) => copyAsset(s, await s.api.getAsset(id))) },
       { id: 'export-md', label: 'Export as Markdown', run: withAsset(async (s, id) => exportAsset(s, await s.api.getAsset(id), 'MD')) },
       { id: 'export-html', label: 'Export as HTML', run: withAsset(async (s, id) => exportAsset(s, await s.api.getAsset(id), 'HTML')) },
-      { id: 'ask-about', label: 'Ask about this asset', run: () => navigate({ view: 'ask', asset: openId }) },
+      { id: 'ask-about', label: 'Ask about this asset', run: () => navigate({ view: 'ask', assets: [openId] }) },
       { id: 'delete', label: 'Delete asset…', keys: 'Delete', run: () => document.querySelector<HTMLButtonElement>('.asset .danger-outline')?.click() },
     );
   }

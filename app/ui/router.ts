@@ -1,8 +1,8 @@
 import { signal } from '@preact/signals';
 
 /**
- * Where the app is. The view lives in the hash (`#/asset/<id>`, `#/asset/<id>/edit`, `#/new`, `#/ask`,
- * `#/settings`; anything else is the library) and the list's query and filters in the query string, so a
+ * Where the app is. The view lives in the hash (`#/asset/<id>`, `#/asset/<id>/edit`, `#/new`, `#/ask`
+ * (`?assets=a,b` to ask about those), `#/settings`; anything else is the library) and the list's query and filters in the query string, so a
  * reload or a shared link keeps both, and the server (or the offline shell) only ever serves `/`.
  */
 export type Route =
@@ -10,7 +10,7 @@ export type Route =
   | { view: 'asset'; id: string }
   | { view: 'edit'; id: string }
   | { view: 'new' }
-  | { view: 'ask'; asset?: string }
+  | { view: 'ask'; assets?: string[] }
   | { view: 'settings' };
 
 export function parseRoute(hash: string): Route {
@@ -19,8 +19,8 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'asset' && parts[1]) return parts[2] === 'edit' ? { view: 'edit', id: parts[1] } : { view: 'asset', id: parts[1] };
   if (parts[0] === 'new') return { view: 'new' };
   if (parts[0] === 'ask') {
-    const asset = new URLSearchParams(search).get('asset');
-    return asset ? { view: 'ask', asset } : { view: 'ask' };
+    const assets = (new URLSearchParams(search).get('assets') ?? '').split(',').filter(Boolean);
+    return assets.length ? { view: 'ask', assets } : { view: 'ask' };
   }
   if (parts[0] === 'settings') return { view: 'settings' };
   return { view: 'library' };
@@ -33,7 +33,7 @@ export function hrefOf(route: Route): string {
     case 'edit':
       return `#/asset/${encodeURIComponent(route.id)}/edit`;
     case 'ask':
-      return route.asset ? `#/ask?asset=${encodeURIComponent(route.asset)}` : '#/ask';
+      return route.assets?.length ? `#/ask?assets=${route.assets.map(encodeURIComponent).join(',')}` : '#/ask';
     case 'library':
       return '#/';
     default:

@@ -27,6 +27,10 @@ export interface Session {
   assetVersions: Signal<ReadonlyMap<string, number>>;
   /** Ids deleted since the page opened (an open view of one says so). */
   deleted: Signal<ReadonlySet<string>>;
+  /** Text chosen in an asset's code for "Ask about this" (the Ask view takes it as a pasted snippet). */
+  askSnippet: Signal<string | undefined>;
+  /** Ids chosen in the library list (to ask about them together). */
+  selected: Signal<ReadonlySet<string>>;
   /** Called with the ids of each change event from the streams. */
   assetsChanged(changed: readonly string[], gone: readonly string[]): void;
 }
@@ -65,7 +69,9 @@ export function createSession(base: string): Session {
     void library.changed([...changed, ...gone]);
   }
 
-  return { api, library, notice, notify, theme, setTheme, assetVersions, deleted, assetsChanged };
+  const askSnippet = signal<string | undefined>(undefined);
+  const selected = signal<ReadonlySet<string>>(new Set());
+  return { api, library, notice, notify, theme, setTheme, assetVersions, deleted, assetsChanged, askSnippet, selected };
 }
 
 function readTheme(): Theme {

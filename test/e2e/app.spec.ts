@@ -335,3 +335,35 @@ test('installable: the manifest names the app, starts at /, standalone, with 192
     expect(size).toBe(sizes);
   }
 });
+
+test('choose assets in the list and ask about them together; ask about a selection of code', async ({ page }) => {
+  const check = await watchPage(page);
+  await openApp(page);
+  const ids = await createAssets(page, SAMPLE_LIBRARY);
+  await expect(library(page).getByRole('listitem')).toHaveCount(4);
+  await library(page).getByRole('checkbox', { name: 'Select Parse deploy flags' }).check();
+  await library(page).getByRole('checkbox', { name: 'Select Retry with backoff' }).check();
+  const bar = page.getByRole('group', { name: 'Selection' });
+  await expect(bar).toContainText('2 selected');
+  await bar.getByRole('button', { name: 'Ask about these' }).click();
+  await expect(page.getByRole('heading', { name: 'Ask about 2 chosen assets' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Question' }).fill('how are command line flags parsed?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  const answer = page.getByRole('region', { name: 'Answer' });
+  await expect(answer.getByRole('link', { name: 'Parse deploy flags' }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(answer.getByRole('link', { name: 'Hello HTTP server' })).toHaveCount(0);
+
+  // Text selected in an asset's code is what "Ask about this" asks about.
+  await page.goto(`/#/asset/${ids[2]}`);
+  await expect(page.getByRole('code')).toContainText('GROUP BY customer_id');
+  await page.getByRole('code').evaluate((code) => {
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(range);
+  });
+  await page.getByRole('button', { name: 'Ask about this' }).click();
+  await expect(page.getByRole('radio', { name: 'A pasted snippet' })).toBeChecked();
+  await expect(page.getByRole('textbox', { name: 'Snippet' })).toHaveValue(/GROUP BY customer_id/);
+  await check();
+});

@@ -35,22 +35,25 @@ type ScopeKind = AskScope['kind'];
  * stand on their own); suggested questions follow each answer; conversations are listed, reopened,
  * renamed and deleted.
  */
-export function AskView({ asset }: { asset?: string }) {
+export function AskView({ assets = [] }: { assets?: string[] }) {
   const session = useSession();
   const stream = useRef<AskStream | undefined>(undefined);
   const [conversation, setConversation] = useState<string | undefined>(undefined);
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [hints, setHints] = useState<string[]>([]);
   const [question, setQuestion] = useState('');
-  const [scope, setScope] = useState<ScopeKind>(asset ? 'assets' : 'library');
-  const [snippet, setSnippet] = useState('');
+  // "Ask about this" on a selection of an asset's code hands the selected text over as a snippet.
+  const [snippet, setSnippet] = useState(() => session.askSnippet.peek() ?? '');
+  const [scope, setScope] = useState<ScopeKind>(snippet ? 'snippet' : assets.length ? 'assets' : 'library');
+  useEffect(() => void (session.askSnippet.value = undefined), []);
   const [folders, setFolders] = useState<GrantedFolder[]>([]);
   const [folder, setFolder] = useState('');
   const [list, setList] = useState<Conversation[]>([]);
   const [generative, setGenerative] = useState<boolean | undefined>(undefined);
   const conversationRef = useRef<string | undefined>(undefined);
   conversationRef.current = conversation;
-  const assetName = asset ? session.library.byId.value.get(asset)?.name || 'this asset' : undefined;
+  const assetName =
+    assets.length === 1 ? `“${session.library.byId.value.get(assets[0]!)?.name || 'this asset'}”` : assets.length > 1 ? `${assets.length} chosen assets` : undefined;
 
   const refreshList = () =>
     session.api.conversations().then(
@@ -77,7 +80,7 @@ export function AskView({ asset }: { asset?: string }) {
   const ask = async (text = question) => {
     const query = text.trim();
     if (!query || asking || !stream.current) return;
-    const chosen = scopeOf(scope, asset, snippet, folder);
+    const chosen = scopeOf(scope, assets, snippet, folder);
     if (chosen?.kind === 'library' && session.library.rows.value?.length === 0) {
       session.notify({ message: 'Your library is empty: save a snippet first, or ask about a pasted one.', error: true });
       return;
@@ -188,7 +191,7 @@ export function AskView({ asset }: { asset?: string }) {
       </aside>
       <section class="ask" aria-labelledby="ask-title">
         <h2 id="ask-title" tabIndex={-1}>
-          Ask {scope === 'assets' && assetName ? `about “${assetName}”` : 'your library'}
+          Ask {scope === 'assets' && assetName ? `about ${assetName}` : 'your library'}
         </h2>
         {generative === false && (
           <p class="notice" role="note">
@@ -201,9 +204,9 @@ export function AskView({ asset }: { asset?: string }) {
           <label class="radio">
             <input type="radio" name="scope" checked={scope === 'library'} onChange={() => setScope('library')} /> The whole library
           </label>
-          {asset && (
+          {assetName && (
             <label class="radio">
-              <input type="radio" name="scope" checked={scope === 'assets'} onChange={() => setScope('assets')} /> “{assetName}”
+              <input type="radio" name="scope" checked={scope === 'assets'} onChange={() => setScope('assets')} /> {assetName}
             </label>
           )}
           <label class="radio">
@@ -371,8 +374,8 @@ function ConversationList(props: { session: Session; list: Conversation[]; curre
   );
 }
 
-function scopeOf(kind: ScopeKind, asset: string | undefined, snippet: string, folder: string): AskScope | undefined {
-  if (kind === 'assets') return asset ? { kind, ids: [asset] } : undefined;
+function scopeOf(kind: ScopeKind, assets: string[], snippet: string, folder: string): AskScope | undefined {
+  if (kind === 'assets') return assets.length ? { kind, ids: assets } : undefined;
   if (kind === 'snippet') return snippet.trim() ? { kind, text: snippet } : undefined;
   if (kind === 'folder') return folder ? { kind, path: folder } : undefined;
   return { kind: 'library' };

@@ -59,9 +59,9 @@ export function AssetView({ id }: { id: string }) {
             </button>
           )}
           <ExportMenu open={exportOpen} setOpen={setExportOpen} onExport={(type) => void exportAsset(session, asset, type)} />
-          <a class="button" href={hrefOf({ view: 'ask', asset: id })}>
+          <button type="button" onClick={() => askAbout(session, id)}>
             Ask about this
-          </a>
+          </button>
           <button type="button" class="danger-outline" onClick={() => setConfirming(true)}>
             Delete
           </button>
@@ -115,6 +115,15 @@ export function AssetView({ id }: { id: string }) {
       )}
     </article>
   );
+}
+
+/** Ask about the asset, or about the part of its code the user selected. */
+function askAbout(session: Session, id: string): void {
+  const selection = document.getSelection();
+  const code = document.querySelector('.asset pre.code');
+  const text = selection && code && !selection.isCollapsed && code.contains(selection.anchorNode) ? selection.toString() : '';
+  session.askSnippet.value = text.trim() ? text : undefined;
+  navigate({ view: 'ask', assets: [id] });
 }
 
 /** "Export" opens a small menu of "Markdown" and "HTML"; Escape or leaving it closes it. */

@@ -11,7 +11,8 @@ const ROW_HEIGHT = 100;
 
 /** The searchable, filterable list of every asset (role `list` named "Library"). */
 export function LibraryView() {
-  const { library } = useSession();
+  const session = useSession();
+  const { library, selected } = session;
   const scroller = useRef<HTMLDivElement>(null);
   const list = library.shown.value;
   const virtual = useVirtualList(list.length, ROW_HEIGHT, scroller);
@@ -122,6 +123,17 @@ export function LibraryView() {
           `${total} ${total === 1 ? 'asset' : 'assets'}`
         )}
       </p>
+      {selected.value.size > 0 && (
+        <div class="selection-bar" role="group" aria-label="Selection">
+          <span>{selected.value.size} selected</span>
+          <button type="button" onClick={() => navigate({ view: 'ask', assets: [...selected.value] })}>
+            Ask about these
+          </button>
+          <button type="button" class="secondary" onClick={() => (selected.value = new Set())}>
+            Clear
+          </button>
+        </div>
+      )}
       <div class="list-scroller" ref={scroller}>
         {total === 0 && !f.q ? <EmptyLibrary /> : null}
         <ul aria-label="Library" class="rows" style={{ height: `${Math.max(virtual.getTotalSize(), 1)}px` }} onKeyDown={onListKey}>
@@ -135,6 +147,13 @@ export function LibraryView() {
                 size={list.length}
                 top={item.start}
                 open={row.id === openId}
+                checked={selected.value.has(row.id)}
+                onCheck={(on) => {
+                  const next = new Set(selected.value);
+                  if (on) next.add(row.id);
+                  else next.delete(row.id);
+                  selected.value = next;
+                }}
                 preview={library.previews.value.get(row.id)}
               />
             );
@@ -150,7 +169,17 @@ function chosenOnly(value: string, choices: [string, number][]): boolean {
   return value !== '' && !choices.some(([v]) => v === value);
 }
 
-function Row({ row, index, size, top, open, preview }: { row: LibraryRow; index: number; size: number; top: number; open: boolean; preview: string | undefined }) {
+function Row(props: {
+  row: LibraryRow;
+  index: number;
+  size: number;
+  top: number;
+  open: boolean;
+  checked: boolean;
+  onCheck: (on: boolean) => void;
+  preview: string | undefined;
+}) {
+  const { row, index, size, top, open, preview } = props;
   const name = row.name || 'Untitled';
   return (
     <li
@@ -160,6 +189,7 @@ function Row({ row, index, size, top, open, preview }: { row: LibraryRow; index:
       aria-posinset={index + 1}
       style={{ transform: `translateY(${top}px)`, height: `${ROW_HEIGHT}px` }}
     >
+      <input type="checkbox" class="row-check" aria-label={`Select ${name}`} checked={props.checked} onChange={(e) => props.onCheck(e.currentTarget.checked)} />
       <button
         type="button"
         class="row-open"
