@@ -39,6 +39,26 @@ export interface StreamFrame {
   relevance?: { relevant: { iterable: Relevant[] }; answer?: { answers: { iterable: { text: string; score: number }[] } } };
 }
 
+/** The relevance input of a question in `scope`; with `question`, the answer follows in the same request. */
+function relevanceInput(query: string, scope: AskScope, question: boolean): Record<string, unknown> {
+  const relevance: Record<string, unknown> = { query, options: { question, ...(scope.kind === 'library' && { database: true }) } };
+  if (scope.kind === 'assets') relevance.assets = { iterable: scope.ids.map((id) => ({ id })) };
+  if (scope.kind === 'snippet') relevance.seeds = { iterable: [{ type: 'SEEDED_ASSET', asset: { application: APP_APPLICATION, format: { fragment: { string: { raw: scope.text } } } } }] };
+  if (scope.kind === 'folder') relevance.paths = [scope.path];
+  return relevance;
+}
+
+/** `POST /qgpt/relevance`: the snippets that answer `query` in `scope` (no answer, nothing stored). */
+export async function findRelevant(query: string, scope: AskScope, base = clientDefaults.base): Promise<Relevant[]> {
+  const response = await fetch(`${base}/qgpt/relevance`, {
+    method: 'POST',
+    body: JSON.stringify(relevanceInput(query, scope, false)),
+    headers: { 'content-type': 'application/json' },
+  });
+  if (!response.ok) throw new Error(`Relevance answered ${response.status}.`);
+  return ((await response.json()) as { relevant: { iterable: Relevant[] } }).relevant.iterable;
+}
+
 export class AskStream {
   private readonly socket: TesseraSocket;
   private readonly opened: Promise<void>;
@@ -56,14 +76,22 @@ export class AskStream {
 
   /** Asks `query` within `scope`; in `conversation` when given (a follow-up), else in a new one. */
   async ask(query: string, scope: AskScope, conversation: string | undefined, handlers: AskHandlers): Promise<string> {
+    return this.send({ relevance: relevanceInput(query, scope, true) }, conversation, handlers);
+  }
+
+  /**
+   * Asks `query` over snippets already found (a question input): a follow-up whose search ran on its
+   * standalone rewrite, so the conversation keeps the question as the person asked it.
+   */
+  answer(query: string, relevant: Relevant[], conversation: string | undefined, handlers: AskHandlers): Promise<string> {
+    return this.send({ question: { query, relevant: { iterable: relevant } } }, conversation, handlers);
+  }
+
+  private async send(input: object, conversation: string | undefined, handlers: AskHandlers): Promise<string> {
     await this.opened;
     const request = crypto.randomUUID();
     this.requests.set(request, handlers);
-    const relevance: Record<string, unknown> = { query, options: { question: true, ...(scope.kind === 'library' && { database: true }) } };
-    if (scope.kind === 'assets') relevance.assets = { iterable: scope.ids.map((id) => ({ id })) };
-    if (scope.kind === 'snippet') relevance.seeds = { iterable: [{ type: 'SEEDED_ASSET', asset: { application: APP_APPLICATION, format: { fragment: { string: { raw: scope.text } } } } }] };
-    if (scope.kind === 'folder') relevance.paths = [scope.path];
-    this.socket.send(JSON.stringify({ request, relevance, ...(conversation && { conversation }) }));
+    this.socket.send(JSON.stringify({ request, ...input, ...(conversation && { conversation }) }));
     return request;
   }
 

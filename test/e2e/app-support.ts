@@ -9,6 +9,21 @@ import { expect } from './fixtures.ts';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
+/** Fails the test on any CSP violation or page error: call before the page loads, await the check at the end. */
+export async function watchPage(page: Page): Promise<() => Promise<void>> {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      ((window as unknown as { __violations: string[] }).__violations ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  return async () => {
+    const violations = await page.evaluate(() => (window as unknown as { __violations?: string[] }).__violations ?? []);
+    expect([...errors, ...violations]).toEqual([]);
+  };
+}
+
 /** Opens the app and waits for the library list (the worker is ready and the list has loaded). */
 export async function openApp(page: Page, path = '/'): Promise<void> {
   await page.goto(path);

@@ -6,26 +6,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { createAssets, listedNames, openApp, PYTHON_FLAGS, SAMPLE_LIBRARY, screenshot, SQL_REVENUE } from './app-support.ts';
+import { createAssets, listedNames, openApp, PYTHON_FLAGS, SAMPLE_LIBRARY, screenshot, SQL_REVENUE, watchPage } from './app-support.ts';
 import { expect, test } from './fixtures.ts';
 
 // The page's own Content-Security-Policy applies here (playwright.config.ts bypasses it for SDK tests).
 test.use({ bypassCSP: false });
-
-/** Fails the test on any CSP violation or page error. */
-async function watchPage(page: Page): Promise<() => Promise<void>> {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      ((window as unknown as { __violations: string[] }).__violations ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
-  return async () => {
-    const violations = await page.evaluate(() => (window as unknown as { __violations?: string[] }).__violations ?? []);
-    expect([...errors, ...violations]).toEqual([]);
-  };
-}
 
 const library = (page: Page) => page.getByRole('list', { name: 'Library' });
 const search = (page: Page) => page.getByRole('searchbox', { name: 'Search' });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Conversation } from '../../client/api.ts';
 import { listFolders, type GrantedFolder } from '../../client/folders.ts';
-import { AskStream, type AskScope, type Relevant, type StreamFrame } from '../ask-stream.ts';
+import { AskStream, findRelevant, type AskHandlers, type AskScope, type Relevant, type StreamFrame } from '../ask-stream.ts';
 import { textOf } from '../asset-content.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { timeAgo, epochOf } from '../format.ts';
@@ -94,7 +94,10 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
     setQuestion('');
     setHints([]);
     // A follow-up is rewritten to stand on its own (POST /qgpt/reprompt), so the search finds what it refers to.
+    // The search runs on the rewrite; the question itself is asked as typed (the answerer has the earlier
+    // turns), so the conversation keeps the words the person used, not the rewrite.
     let sent = query;
+    let relevant: Relevant[] | undefined;
     if (conversationRef.current && exchanges.length) {
       sent = await session.api
         .reprompt({
@@ -107,6 +110,7 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
           },
         })
         .then((r) => r.query || query, () => query);
+      if (sent !== query) relevant = await findRelevant(sent, chosen).then((found) => (found.length ? found : undefined), () => undefined);
     }
     let rendering = false;
     let latest = '';
@@ -120,7 +124,7 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
         update(key, () => ({ html }));
       });
     };
-    await stream.current.ask(sent, chosen, conversationRef.current, {
+    const handlers: AskHandlers = {
       conversation: (id) => setConversation(id),
       delta: (delta) =>
         setExchanges((all) =>
@@ -130,13 +134,15 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
             return { ...x, answer: x.answer + delta };
           }),
         ),
-      end: (status, frame) => void finish(key, status, frame, query),
-    });
+      end: (status, frame) => void finish(key, status, frame, query, relevant),
+    };
+    if (relevant) await stream.current.answer(query, relevant, conversationRef.current, handlers);
+    else await stream.current.ask(sent, chosen, conversationRef.current, handlers);
   };
 
-  const finish = async (key: string, status: string, frame: StreamFrame, query: string) => {
+  const finish = async (key: string, status: string, frame: StreamFrame, query: string, found?: Relevant[]) => {
     if (status === 'COMPLETED') {
-      const relevant = frame.relevance?.relevant.iterable ?? [];
+      const relevant = frame.relevance?.relevant.iterable ?? found ?? [];
       setExchanges((all) =>
         all.map((x) => {
           if (x.key !== key) return x;

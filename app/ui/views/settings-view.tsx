@@ -132,7 +132,16 @@ function Backup({ session }: { session: Session }) {
         </button>
         <label class="file-button">
           Restore
-          <input type="file" accept=".ndjson,application/x-ndjson,application/json" onChange={(e) => void choose(e.currentTarget.files?.[0])} />
+          <input
+            type="file"
+            accept=".ndjson,application/x-ndjson,application/json"
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              // Emptied, so that choosing the same file again (after Cancel, or a failed restore) is a change.
+              e.currentTarget.value = '';
+              void choose(file);
+            }}
+          />
         </label>
       </div>
       {result && <p role="status">{result}</p>}
