@@ -48,6 +48,17 @@ describe('POST /qgpt/reprompt', () => {
     expect(reply.json()).toEqual({ query: 'how do I test it? parse yaml config file python yaml.safe_load' });
   });
 
+  it('carries no part of an asset id that an extractive answer names as its source', async () => {
+    const id = '2c6638af-5b1e-4c2a-9f0e-1d2e3f4a5b6c';
+    const reply = await api.post('/qgpt/reprompt', {
+      query: 'is it fast?',
+      conversation: { iterable: [turn('USER', 'check whether a number is prime'), turn('ASSISTANT', `def is_prime(n): ...\nSource: 'Check prime' (asset ${id})`)] },
+    });
+    const query = reply.json().query as string;
+    expect(query).toContain('prime');
+    expect(query).not.toMatch(/2c6638af|5b1e|1d2e3f4a5b6c/);
+  });
+
   it('prefers the most recent user turn and identifiers, skips what the follow-up says, and keeps at most 6 words', async () => {
     const query = (
       await api.post('/qgpt/reprompt', {

@@ -100,7 +100,7 @@ function Backup({ session }: { session: Session }) {
     try {
       setPending({ file, summary: await restore(file, true) });
     } catch (error) {
-      setResult(`This file cannot be restored: ${messageOf(error)} Nothing was changed.`);
+      setResult(`This file cannot be restored: ${unchanged(messageOf(error))}`);
     }
   };
   const apply = async () => {
@@ -110,7 +110,7 @@ function Backup({ session }: { session: Session }) {
       setResult(`Restored: ${describe(summary)}.`);
       void session.library.refresh();
     } catch (error) {
-      setResult(`Restore failed: ${messageOf(error)} Nothing was changed.`);
+      setResult(`Restore failed: ${unchanged(messageOf(error))}`);
     }
   };
   return (
@@ -155,6 +155,11 @@ function Backup({ session }: { session: Session }) {
       )}
     </section>
   );
+}
+
+/** The worker's refusal, saying that nothing changed (once: some refusals say it already). */
+function unchanged(message: string): string {
+  return /nothing was (changed|restored)/i.test(message) ? message : `${message} Nothing was changed.`;
 }
 
 function describe(summary: RestoreSummary): string {

@@ -50,6 +50,9 @@ export async function reprompt(ctx: Context, input: QGPTRepromptInput, options: 
   return { query: carryTerms(followUp, earlier) };
 }
 
+/** Ids are no words to search by: an extractive answer's "Source: 'name' (asset <uuid>)" names one. */
+const UUIDS = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
 /** The follow-up with the salient words of earlier turns it does not say yet. */
 export function carryTerms(followUp: string, turns: readonly Turn[]): string {
   const said = meaningfulTerms(followUp);
@@ -63,9 +66,9 @@ export function carryTerms(followUp: string, turns: readonly Turn[]): string {
   };
   const newestFirst = [...turns].reverse();
   for (const turn of newestFirst.filter((t) => t.role === 'USER' || t.role === 'UNKNOWN')) {
-    const words = salientWords(turn.text);
+    const words = salientWords(turn.text.replace(UUIDS, ' '));
     take([...words.filter((w) => w.identifier), ...words.filter((w) => !w.identifier)]);
   }
-  for (const turn of newestFirst.filter((t) => t.role === 'ASSISTANT')) take(salientWords(turn.text).filter((w) => w.identifier));
+  for (const turn of newestFirst.filter((t) => t.role === 'ASSISTANT')) take(salientWords(turn.text.replace(UUIDS, ' ')).filter((w) => w.identifier));
   return picked.length === 0 ? followUp : `${followUp} ${picked.map((w) => w.text).join(' ')}`;
 }
