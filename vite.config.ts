@@ -58,7 +58,7 @@ function workerBuildOptions(production: boolean) {
  * leaves the exports of `source` in `globalThis.__tesseraLazy_<name>`.
  */
 const LAZY_SCRIPTS: Record<string, string> = {
-  // The language model's TF.js code (assets/language-detector.ts, LanguageDetectionLib).
+  // The language model's TF.js code (assets/language/vscode-model.ts, LanguageDetectionLib).
   languagedetection: [
     "export { ModelOperations } from '@vscode/vscode-languagedetection';",
     "export { default as cpuBackendChunk } from '@vscode/vscode-languagedetection/dist/lib/979.js';",

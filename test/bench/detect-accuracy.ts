@@ -47,11 +47,8 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import type { ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
-import {
-  createLanguageClassifier,
-  createVscodeLanguageModel,
-  type ModelFiles,
-} from '../../worker/core/assets/language-detector.ts';
+import { createLanguageClassifier } from '../../worker/core/assets/language/classify.ts';
+import { createVscodeLanguageModel, type ModelFiles } from '../../worker/core/assets/language/vscode-model.ts';
 import { heldOutSample, languageSample, type LabelledSnippet } from '../fixtures/language-sample.ts';
 
 type Detect = (code: string) => Promise<string>;

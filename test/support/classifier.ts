@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
-import { createLanguageClassifier, type ModelFiles } from '../../worker/core/assets/language-detector.ts';
+import { createLanguageClassifier } from '../../worker/core/assets/language/classify.ts';
+import type { ModelFiles } from '../../worker/core/assets/language/vscode-model.ts';
 
 const MODEL_DIR = fileURLToPath(new URL('../../node_modules/@vscode/vscode-languagedetection/model/', import.meta.url));
 

@@ -1,11 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
-import {
-  createLanguageClassifier,
-  looksLikeMarkdown,
-  looksLikeProse,
-  MAX_DETECT_CHARS,
-} from '../../worker/core/assets/language-detector.ts';
+import { createLanguageClassifier, MAX_DETECT_CHARS } from '../../worker/core/assets/language/classify.ts';
+import { looksLikeMarkdown, looksLikeProse } from '../../worker/core/assets/language/shape.ts';
 import { suggestName } from '../../worker/core/assets/suggest-name.ts';
 import { isClassificationSpecific } from '../../worker/core/model/schemas.ts';
 import { heldOutSample, languageSample, type LabelledSnippet } from '../fixtures/language-sample.ts';

@@ -1,5 +1,6 @@
 import { createApp } from '../core/app.ts';
-import { createLanguageClassifier, fetchModelFiles } from '../core/assets/language-detector.ts';
+import { createLanguageClassifier } from '../core/assets/language/classify.ts';
+import { fetchModelFiles } from '../core/assets/language/vscode-model.ts';
 import { withDefaults, type Context } from '../core/deps.ts';
 import { DeferredEmbedder } from '../core/embed/select.ts';
 import { createServices, type Services } from '../core/services.ts';

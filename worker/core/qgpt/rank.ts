@@ -17,7 +17,7 @@ import { FIELD_COUNT, LexicalIndex, type Hits } from '../search/lexical.ts';
 import { analyseQuery } from '../search/query.ts';
 import { searchIndexFor } from '../search/search-index.ts';
 import { isStopword, terms } from '../search/tokenize.ts';
-import { looksLikeCode } from '../assets/language-detector.ts';
+import { looksLikeCode } from '../assets/language/shape.ts';
 import { splitSnippets } from './snippets.ts';
 import { dotQuantized } from './vector-matrix.ts';
 import { embeddingText, madeFrom, readAssetTexts, vectorIndexFor } from './vectors.ts';

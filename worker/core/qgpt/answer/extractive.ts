@@ -9,7 +9,7 @@
  * 0.6 / 0.4 with the passage's relevance score when the passage has one. One answer per passage (its best
  * span), at most MAX_ANSWERS, best first; ties keep the input order.
  */
-import { looksLikeCode } from '../../assets/language-detector.ts';
+import { looksLikeCode } from '../../assets/language/shape.ts';
 import type { QGPTQuestionAnswer } from '../../model/schemas.ts';
 import { answerScore, type Passage } from '../passage.ts';
 import { sourceLabel } from './sources.ts';
