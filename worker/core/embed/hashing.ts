@@ -24,6 +24,7 @@
  * (qgpt/rank.ts, test/bench/relevance-quality.ts), 3-5-grams gave nDCG@10 0.456 and 2-4-grams 0.466: 2-4.
  */
 import { normalize, yieldToEventLoop, type Embedder, type EmbedderInfo } from './embedder.ts';
+import { CAMEL } from '../search/tokenize.ts';
 
 export interface HashingOptions {
   /** Vector length. Default 1024 (see the CoSQA figures above). */
@@ -66,8 +67,6 @@ export function fnv1a(text: string, seed = FNV_OFFSET): number {
 }
 
 const RUN = /[\p{L}\p{N}]+/gu;
-// camelCase boundaries inside a run: aB, ABc (the last capital starts a word), letter|digit, digit|letter.
-const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
 /** A text's identifiers (runs of letters and digits), each with its lower-cased camelCase parts. */
 export function identifiers(text: string): { whole: string; parts: string[] }[] {

@@ -25,6 +25,7 @@ import { fnv1a } from '../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
 import { unref } from '../timers.ts';
+import { exclusive } from '../exclusive.ts';
 
 export const VECTORS_STATE_ID = 'vectors';
 /** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
@@ -65,7 +66,8 @@ export class VectorIndex {
   private stale = new Set<string>();
   private pending = 0;
   private running = false;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Load, catch-up and save never interleave. */
+  private readonly exclusive = exclusive();
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private ctx: Context) {
@@ -89,12 +91,6 @@ export class VectorIndex {
     let snippets = 0;
     for (const entry of this.entries.values()) snippets += entry.snippets.length;
     return { embedder: this.embedderId, embedded: this.entries.size, pending: this.pending, snippets, running: this.running };
-  }
-
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private scheduleSync() {

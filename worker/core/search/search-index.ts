@@ -6,6 +6,7 @@ import { TypoIndex } from './fuzzy.ts';
 import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical.ts';
 import { needsTypos } from './query.ts';
 import { unref } from '../timers.ts';
+import { exclusive } from '../exclusive.ts';
 
 /**
  * The search index of one store, kept in step with the change log and saved as a snapshot.
@@ -83,7 +84,8 @@ export class SearchIndex {
   readonly typos = new TypoIndex(() => this.lexical);
   private seq = 0;
   private loaded = false;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Load, catch-up and save never interleave. */
+  private readonly exclusive = exclusive();
   private dirty = false;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
@@ -154,12 +156,6 @@ export class SearchIndex {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     await this.save();
-  }
-
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async load(): Promise<void> {

@@ -11,7 +11,8 @@
 
 const WORD = /[\p{L}\p{N}_$]+/gu;
 /** Boundaries inside an identifier: lower->Upper, UPPER->Upper lower, letter<->digit. */
-const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+/** camelCase boundaries inside a run: aB, ABc (the last capital starts a word), letter|digit, digit|letter. */
+export const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const SEPARATORS = /[_$]+/;
 
 export const MIN_TERM = 2;
