@@ -1,0 +1,50 @@
+/**
+ * The shape the folders promise: worker/core is runtime-agnostic and knows no host, so no core module
+ * imports from a host (worker/browser, worker/node) or from the page (app/); and the app's UI reaches the
+ * worker only through app/client and the HTTP API (types from the wire schemas aside).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every module a file imports (static and dynamic), as paths relative to the repository, or package names. */
+function importsOf(file: string): { spec: string; typeOnly: boolean; target: string }[] {
+  const text = readFileSync(file, 'utf8');
+  const found: { spec: string; typeOnly: boolean; target: string }[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)) {
+    const spec = m[3] ?? m[4]!;
+    const target = spec.startsWith('.') ? relative(root, resolve(file, '..', spec)) : spec;
+    found.push({ spec, typeOnly: !!m[2], target });
+  }
+  return found;
+}
+
+describe('architecture', () => {
+  it('worker/core imports nothing from a host or the page', () => {
+    const bad = sources(join(root, 'worker/core')).flatMap((file) =>
+      importsOf(file)
+        .filter((i) => /^(worker\/browser|worker\/node|app)\//.test(i.target) || i.spec.startsWith('node:'))
+        .map((i) => `${relative(root, file)} imports ${i.spec}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('the app UI reaches the worker through app/client only (wire types aside)', () => {
+    const bad = sources(join(root, 'app/ui')).flatMap((file) =>
+      importsOf(file)
+        .filter((i) => i.target.startsWith('worker/') && !i.typeOnly)
+        .map((i) => `${relative(root, file)} imports ${i.spec}`),
+    );
+    expect(bad).toEqual([]);
+  });
+});
