@@ -16,24 +16,10 @@ import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { dumpStore } from './dump.ts';
 import { PNG_BYTES, GO_SNIPPET, PYTHON_SNIPPET, fileSeed, fragmentSeed } from './seeds.ts';
+import { SCHEMA_HISTORY } from './legacy-schema.ts';
 import type { TestApi } from './test-api.ts';
 
-export interface SchemaVersion {
-  version: number;
-  /** The object stores the version's database has (every one keyed by `id`). */
-  stores: CollectionName[];
-  /** The commit that introduced it. */
-  since: string;
-}
-
-const V1: CollectionName[] = ['assets', 'formats', 'contents', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'activities', 'meta'];
-
-export const SCHEMA_HISTORY: SchemaVersion[] = [
-  { version: 1, stores: V1, since: 'a2e6fc3 (the skeleton)' },
-  { version: 2, stores: [...V1, 'changes'], since: '7106f07 (the durable change log)' },
-  { version: 3, stores: [...V1, 'changes', 'indexes'], since: '494227b (the saved search index)' },
-  { version: 4, stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders'], since: 'b6fbc2e (question answering)' },
-];
+export { SCHEMA_HISTORY, createLegacyDatabase, type SchemaVersion } from './legacy-schema.ts';
 
 export type Records = Partial<Record<CollectionName, Record<string, unknown>[]>>;
 
@@ -114,37 +100,4 @@ export function legacyRecords(library: SampleLibrary, version: number): Records 
     out.indexes!.push({ id: 'vectors', version: 1, seq, saved: '2026-01-01T00:00:00.000Z', data: { embedder } });
   }
   return out;
-}
-
-/**
- * Creates database `name` at `version` with that version's object stores and puts `records` in, as the
- * old code left it; closes it. Self-contained (no imports, no closure), so that it also runs in a page
- * through `page.evaluate(createLegacyDatabase, …)`.
- */
-export function createLegacyDatabase({ name, version, stores, records }: { name: string; version: number; stores: string[]; records: Record<string, unknown[]> }): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const request = indexedDB.open(name, version);
-    request.onupgradeneeded = () => {
-      for (const store of stores) request.result.createObjectStore(store, { keyPath: 'id' });
-    };
-    request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new Error(`creating ${name} v${version} was blocked`));
-    request.onsuccess = () => {
-      const db = request.result;
-      const filled = Object.keys(records).filter((s) => records[s]!.length > 0);
-      if (filled.length === 0) {
-        db.close();
-        resolve();
-        return;
-      }
-      const tx = db.transaction(filled, 'readwrite');
-      for (const store of filled) for (const record of records[store]!) tx.objectStore(store).put(record);
-      tx.oncomplete = () => {
-        db.close();
-        resolve();
-      };
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error);
-    };
-  });
 }

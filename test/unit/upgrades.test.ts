@@ -10,6 +10,7 @@ import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IDB_VERSION, IdbStore } from '../../worker/browser/idb-store.ts';
 import { COLLECTIONS } from '../../worker/core/store/records.ts';
+import { LATEST_VERSION } from '../support/legacy-schema.ts';
 import { SCHEMA_HISTORY, createLegacyDatabase, legacyRecords, sampleLibrary, type SampleLibrary } from '../support/legacy-stores.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
@@ -29,6 +30,7 @@ beforeAll(async () => {
 
 it('SCHEMA_HISTORY names every IndexedDB version up to today\'s, and today\'s stores', () => {
   expect(SCHEMA_HISTORY.map((v) => v.version)).toEqual(Array.from({ length: IDB_VERSION }, (_, i) => i + 1));
+  expect(LATEST_VERSION).toBe(IDB_VERSION);
   expect([...SCHEMA_HISTORY.at(-1)!.stores].sort()).toEqual([...COLLECTIONS].sort());
 });
 
