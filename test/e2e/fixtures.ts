@@ -8,6 +8,9 @@
  * - `stopServiceWorkers(page)`: stops every service worker through CDP (Chromium never stops an idle
  *   worker while Playwright is attached); the next request under the base restarts it.
  * - `hardReload(page)`: Shift+Reload, which leaves the page uncontrolled though the worker is active.
+ * - Containment, for every test (an automatic fixture): each request of the test's context, the service
+ *   worker's included, goes to the test server's origin, or to an endpoint the test configured and named
+ *   with `allowEndpoint(url)`; the test fails otherwise, naming the requests that left.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -123,12 +126,25 @@ export function hardReload(page: Page): Promise<void> {
  */
 export const CLIENT_PAGE = '/?ui=off';
 
+/** Origins the running test configured as endpoints (a chat stand-in); cleared after each test. */
+const allowedOrigins = new Set<string>();
+
+/** Lets the running test's requests reach `url`'s origin (an endpoint the test itself configured). */
+export function allowEndpoint(url: string): void {
+  allowedOrigins.add(new URL(url).origin);
+}
+
+/** Schemes that never reach a network. */
+const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:', 'chrome:', 'chrome-extension:', 'devtools:']);
+
 interface Fixtures {
   /** The client page ({@link CLIENT_PAGE}) that has awaited `window.tessera.ready()`. */
   appPage: Page;
   /** Requesting it injects the SDK into `appPage`; `inject` adds it to another page or after a navigation. */
   sdk: { source: string; inject(page: Page): Promise<void> };
   stopServiceWorkers: (page: Page) => Promise<void>;
+  /** Automatic: fails the test when one of its context's requests left the origin (see the header). */
+  containment: void;
 }
 
 export const test = base.extend<Fixtures>({
@@ -149,6 +165,26 @@ export const test = base.extend<Fixtures>({
   stopServiceWorkers: async ({}, use) => {
     await use(stopServiceWorkers);
   },
+  containment: [
+    async ({ context, baseURL }, use) => {
+      const origin = new URL(baseURL!).origin;
+      const left: string[] = [];
+      const onRequest = (request: import('@playwright/test').Request) => {
+        const url = new URL(request.url());
+        if (LOCAL_SCHEMES.has(url.protocol) || url.origin === origin || allowedOrigins.has(url.origin)) return;
+        left.push(`${request.method()} ${request.url()}${request.serviceWorker() ? ' (from the service worker)' : ''}`);
+      };
+      context.on('request', onRequest);
+      try {
+        await use();
+      } finally {
+        context.off('request', onRequest);
+        allowedOrigins.clear();
+      }
+      expect(left, `requests that left ${origin}`).toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

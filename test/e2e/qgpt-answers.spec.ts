@@ -11,7 +11,7 @@ import type { QGPTHintsInput, QGPTPersonsRelatedInput, QGPTQuestionInput, QGPTRe
 import { chatServersPerTest } from '../support/chat-server.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { useSdkPage } from './contract-check.ts';
-import { expect, test } from './fixtures.ts';
+import { allowEndpoint, expect, test } from './fixtures.ts';
 
 const YAML_LOADER = `import yaml
 
@@ -25,7 +25,13 @@ const NOTES = 'Deployment notes. Logs go to /var/log/app and are rotated weekly 
 let page: Page;
 useSdkPage(test, (p) => (page = p));
 
-const startChat = chatServersPerTest((hook) => test.afterEach(hook));
+const startChats = chatServersPerTest((hook) => test.afterEach(hook));
+/** A chat stand-in the test configures as its endpoint: the one origin besides the app's its requests may reach. */
+const startChat: typeof startChats = async (options) => {
+  const server = await startChats(options);
+  allowEndpoint(server.url);
+  return server;
+};
 
 const relevantFragment = (raw: string) => ({ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(raw).asset } });
 

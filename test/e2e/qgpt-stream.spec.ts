@@ -10,7 +10,7 @@ import type { Seed } from '@pieces.app/pieces-os-client';
 import { chatServersPerTest } from '../support/chat-server.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { useSdkPage } from './contract-check.ts';
-import { expect, test } from './fixtures.ts';
+import { allowEndpoint, expect, test } from './fixtures.ts';
 
 interface Frame {
   conversation: string;
@@ -36,7 +36,13 @@ declare global {
 let page: Page;
 useSdkPage(test, (p) => (page = p));
 
-const startChat = chatServersPerTest((hook) => test.afterEach(hook));
+const startChats = chatServersPerTest((hook) => test.afterEach(hook));
+/** A chat stand-in the test configures as its endpoint: the one origin besides the app's its requests may reach. */
+const startChat: typeof startChats = async (options) => {
+  const server = await startChats(options);
+  allowEndpoint(server.url);
+  return server;
+};
 
 /**
  * Opens the socket in the page. Frames are parsed by the SDK as they arrive; on each COMPLETED frame the

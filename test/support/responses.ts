@@ -3,12 +3,43 @@ import * as S from '../../worker/core/model/schemas.ts';
 import { LibraryPreviewsSchema, LibraryRowsSchema } from '../../worker/core/library/schemas.ts';
 import { RestoreSummarySchema } from '../../worker/core/backup/restore.ts';
 
+/** Tessera's own routes' answers (their shapes are documented in the routes' comments). */
+function StreamReplySchema_() {
+  const frame = z.union([S.StreamedIdentifiersSchema, S.AssetsSchema]);
+  const change = z.object({ seq: z.number().int().nonnegative(), asset: z.string().min(1), kind: z.enum(['created', 'updated', 'deleted']), value: S.AssetSchema.optional() });
+  return z.union([
+    z.object({ seq: z.number().int().nonnegative(), changes: z.array(change) }).strict(),
+    z.object({ seq: z.number().int().nonnegative(), snapshot: frame }).strict(),
+    frame,
+  ]);
+}
+const StreamReplySchema = StreamReplySchema_();
+const EmbedderInfoSchema = z.object({
+  id: z.string().min(1),
+  dimensions: z.number().int().nonnegative(),
+  kind: z.enum(['hashing', 'transformers', 'custom']),
+  status: z.enum(['ready', 'available', 'loading', 'failed']),
+  reason: z.string().optional(),
+  error: z.string().optional(),
+});
+const EmbeddingProgressSchema = z.object({
+  embedder: z.string(),
+  embedded: z.number().int().nonnegative(),
+  pending: z.number().int().nonnegative(),
+  snippets: z.number().int().nonnegative(),
+  running: z.boolean(),
+});
+const PublicSettingsSchema = z.union([
+  z.object({ configured: z.literal(false) }).strict(),
+  z.object({ configured: z.literal(true), url: z.string().min(1), model: z.string().min(1), enabled: z.boolean(), hasApiKey: z.boolean() }).strict(),
+]);
+
 /**
  * Which contract schema each operation's response must satisfy. Used by the route tests (Node) and
  * the end-to-end tests (every raw response the SDK received in Chromium), so both check the same rules.
  */
 const ID = '[^/]+';
-const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'][] = [
+const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty' | 'ndjson'][] = [
   ['POST', /^\/assets\/create$/, S.AssetSchema],
   ['POST', /^\/assets\/draft$/, S.SeedSchema],
   ['POST', /^\/assets\/import$/, S.FlattenedAssetsSchema],
@@ -19,6 +50,7 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['POST', /^\/assets\/search$/, S.AssetsSearchWithFiltersOutputSchema],
   ['GET', /^\/assets\/(related|recommended)$/, S.AssetsSchema],
   ['POST', /^\/assets\/(related|recommended)$/, S.AssetsSchema],
+  ['GET', /^\/assets\/stream(\/identifiers|\/transferables)?$/, StreamReplySchema],
   ['GET', new RegExp(`^/assets/${ID}/formats$`), S.FormatsSchema],
   ['POST', new RegExp(`^/assets/${ID}/delete$`), 'text'],
   ['GET', new RegExp(`^/assets/${ID}$`), S.AssetSchema],
@@ -54,6 +86,16 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['POST', /^\/conversation\/update$/, S.ConversationSchema],
   ['GET', /^\/library$/, LibraryRowsSchema],
   ['GET', /^\/library\/previews$/, LibraryPreviewsSchema],
+  ['POST', /^\/qgpt\/stream$/, 'ndjson'],
+  ['GET', /^\/embeddings$/, EmbedderInfoSchema],
+  ['POST', /^\/embeddings$/, z.object({ embedder: z.string().min(1), dimensions: z.number().int().positive(), vectors: z.array(z.array(z.number())) })],
+  ['GET', /^\/embeddings\/library$/, EmbeddingProgressSchema],
+  ['POST', /^\/embeddings\/library$/, EmbeddingProgressSchema],
+  ['GET', /^\/folders$/, z.object({ iterable: z.array(z.object({ name: z.string().min(1), path: z.string().min(1), created: z.string() })) })],
+  ['DELETE', new RegExp(`^/folders/${ID}$`), 'empty'],
+  ['GET', /^\/qgpt\/settings$/, PublicSettingsSchema],
+  ['PUT', /^\/qgpt\/settings$/, PublicSettingsSchema],
+  ['DELETE', /^\/qgpt\/settings$/, PublicSettingsSchema],
 ];
 
 export const ErrorBodySchema = z.object({
@@ -86,6 +128,18 @@ export function checkResponse(x: Exchange): void {
     if (x.body !== '') throw new Error(`${where}: expected an empty body, got ${x.body.slice(0, 80)}`);
   } else if (schema === 'text') {
     if (x.body === '') throw new Error(`${where}: expected text`);
+  } else if (schema === 'ndjson') {
+    // /qgpt/stream: one QGPTStreamOutput per line; a refused frame is a FAILED frame with a 4xx statusCode.
+    const lines = x.body.split('\n').filter((line) => line !== '');
+    if (lines.length === 0) throw new Error(`${where}: expected at least one frame`);
+    for (const line of lines) {
+      const parsed = S.QGPTStreamOutputSchema.safeParse(JSON.parse(line));
+      if (!parsed.success) throw new Error(`${where}: frame breaks the contract: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`);
+      const code = parsed.data.statusCode;
+      if (parsed.data.status === 'FAILED' && code !== undefined && code !== null && code >= 500) {
+        throw new Error(`${where}: a FAILED frame with statusCode ${code}: ${line.slice(0, 200)}`);
+      }
+    }
   } else {
     if (!x.contentType?.includes('application/json')) throw new Error(`${where}: expected JSON, got ${x.contentType}`);
     const parsed = schema.safeParse(JSON.parse(x.body));

@@ -93,6 +93,10 @@ describe('bad input gets a clear error and changes nothing', () => {
   it('unknown routes are a JSON 404', async () => {
     await refused('GET', '/nope', undefined, 404, 'route_not_found');
     await refused('POST', `/asset/${asset.id}/gadgets/associate/x`, undefined, 400);
+    // Names of Object.prototype's members are no link kinds either (they were a 500).
+    for (const kind of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      await refused('POST', `/asset/${asset.id}/${kind}/associate/${tag.id}`, undefined, 400);
+    }
   });
 
   it('a search without query or tags is the documented 500, a bad filter a 422', async () => {

@@ -104,6 +104,8 @@ describe('services = routes', () => {
       [() => services.exportAsset(a.id, 'PDF'), 'GET', `/asset/${a.id}/export?export_type=PDF`],
       [() => services.associate('tags', a.id, 'nope'), 'POST', `/asset/${a.id}/tags/associate/nope`],
       [() => services.associate('persons' as never, a.id, 'nope'), 'POST', `/asset/${a.id}/persons/associate/nope`],
+      [() => services.associate('toString' as never, a.id, 'nope'), 'POST', `/asset/${a.id}/toString/associate/nope`],
+      [() => services.disassociate('constructor' as never, a.id, 'nope'), 'POST', `/asset/${a.id}/constructor/disassociate/nope`],
       [() => services.createTag({} as never), 'POST', '/tags/create', {}],
       [() => services.getAsset(a.id, { transferables: 'maybe' as never }), 'GET', `/asset/${a.id}?transferables=maybe`],
     ];

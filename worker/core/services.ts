@@ -14,7 +14,7 @@ import { incrementScores } from './assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
 import type { Context } from './deps.ts';
 import { ApiError, badRequest, invalid } from './errors.ts';
-import { LINK_PATHS, changeLink, type LinkKind, type LinkPath } from './links/associate.ts';
+import { changeLink, linkKindOf, type LinkKind, type LinkPath } from './links/associate.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from './links/labels.ts';
 import {
   AssetReclassificationSchema,
@@ -220,7 +220,7 @@ export function createServices(ctx: Context): Services {
 }
 
 function linkKind(kind: unknown): LinkKind {
-  const found = typeof kind === 'string' ? LINK_PATHS[kind as LinkPath] : undefined;
+  const found = linkKindOf(kind);
   if (!found) throw badRequest(`Cannot associate '${String(kind)}'; use tags, websites or workstream_summaries.`);
   return found;
 }

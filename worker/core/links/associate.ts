@@ -21,6 +21,14 @@ export const LINK_PATHS = { tags: 'tags', websites: 'websites', workstream_summa
 export type LinkPath = keyof typeof LINK_PATHS;
 
 /**
+ * The link kind a path segment names, or undefined. An own property only: `toString`, `constructor` or
+ * `__proto__` must not find Object.prototype's members (they did, and the request failed with a 500).
+ */
+export function linkKindOf(segment: unknown): LinkKind | undefined {
+  return typeof segment === 'string' && Object.hasOwn(LINK_PATHS, segment) ? LINK_PATHS[segment as LinkPath] : undefined;
+}
+
+/**
  * Links or unlinks inside the caller's transaction, keeping both sides in step. Returns whether
  * anything changed; the caller puts the asset record (the other side is put here).
  */

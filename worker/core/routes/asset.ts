@@ -6,7 +6,7 @@ import { incrementScores } from '../assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from '../assets/update.ts';
 import type { Context } from '../deps.ts';
 import { badRequest } from '../errors.ts';
-import { LINK_PATHS, changeLink, type LinkKind, type LinkPath } from '../links/associate.ts';
+import { changeLink, linkKindOf } from '../links/associate.ts';
 import { AssetReclassificationSchema, SeededAccessorSchema, SeededScoreIncrementSchema } from '../model/schemas.ts';
 import { queryFlag, readBody, requireBody } from './http.ts';
 
@@ -45,7 +45,7 @@ export function assetRoutes(ctx: Context) {
     return c.body(null, 204);
   });
   app.post('/:asset/:kind/:action{associate|disassociate}/:id', async (c) => {
-    const kind: LinkKind | undefined = LINK_PATHS[c.req.param('kind') as LinkPath];
+    const kind = linkKindOf(c.req.param('kind'));
     if (!kind) throw badRequest(`Cannot associate '${c.req.param('kind')}'; use tags, websites or workstream_summaries.`);
     await changeLink(ctx, kind, c.req.param('asset'), c.req.param('id'), c.req.param('action') === 'associate');
     return c.body(null, 204);

@@ -1,0 +1,59 @@
+/**
+ * The history of worker/browser/idb-store.ts's schema (which object stores each IndexedDB version had),
+ * and a database made as an old version left it. No imports of worker code, so the e2e specs use it too;
+ * the sample records are in legacy-stores.ts.
+ */
+import type { CollectionName } from '../../worker/core/store/records.ts';
+
+export interface SchemaVersion {
+  version: number;
+  /** The object stores the version's database has (every one keyed by `id`). */
+  stores: CollectionName[];
+  /** The commit that introduced it. */
+  since: string;
+}
+
+const V1: CollectionName[] = ['assets', 'formats', 'contents', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'activities', 'meta'];
+
+export const SCHEMA_HISTORY: SchemaVersion[] = [
+  { version: 1, stores: V1, since: 'a2e6fc3 (the skeleton)' },
+  { version: 2, stores: [...V1, 'changes'], since: '7106f07 (the durable change log)' },
+  { version: 3, stores: [...V1, 'changes', 'indexes'], since: '494227b (the saved search index)' },
+  { version: 4, stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders'], since: 'b6fbc2e (question answering)' },
+];
+
+/** Today's IndexedDB version as SCHEMA_HISTORY knows it (test/unit/upgrades.test.ts checks it is IDB_VERSION). */
+export const LATEST_VERSION = SCHEMA_HISTORY.at(-1)!.version;
+
+/**
+ * Creates database `name` at `version` with that version's object stores and puts `records` in, as the
+ * old code left it; closes it. Self-contained (no imports, no closure), so that it also runs in a page
+ * through `page.evaluate(createLegacyDatabase, …)`.
+ */
+export function createLegacyDatabase({ name, version, stores, records }: { name: string; version: number; stores: string[]; records: Record<string, unknown[]> }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const request = indexedDB.open(name, version);
+    request.onupgradeneeded = () => {
+      for (const store of stores) request.result.createObjectStore(store, { keyPath: 'id' });
+    };
+    request.onerror = () => reject(request.error);
+    request.onblocked = () => reject(new Error(`creating ${name} v${version} was blocked`));
+    request.onsuccess = () => {
+      const db = request.result;
+      const filled = Object.keys(records).filter((s) => records[s]!.length > 0);
+      if (filled.length === 0) {
+        db.close();
+        resolve();
+        return;
+      }
+      const tx = db.transaction(filled, 'readwrite');
+      for (const store of filled) for (const record of records[store]!) tx.objectStore(store).put(record);
+      tx.oncomplete = () => {
+        db.close();
+        resolve();
+      };
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    };
+  });
+}
