@@ -14,8 +14,9 @@
  *   then one delta frame per committed change, in commit order, in every tab (stream-sync.ts). The
  *   transport: the change events the worker posts on a BroadcastChannel, and fetches of the stream path
  *   for the snapshot and for catching up (worker/core/streams/protocol.ts).
- * - `/qgpt/stream`: each frame sent is POSTed to `<base>/qgpt/stream`; the NDJSON lines of the reply come
- *   back as frames, as they arrive.
+ * - `/qgpt/stream`: each frame sent is POSTed to `<base>/qgpt/stream`, in order (the next once the worker
+ *   has taken the previous), with the socket's id; the NDJSON lines of the reply come back as frames, as
+ *   they arrive.
  * - `/.well-known/stream/health`: one frame, the health text (`ok…`).
  * Any other path fails to connect (an `error` event, then `close` with code 1006), as a real socket
  * to a path the server does not serve.
@@ -30,6 +31,7 @@ import {
   QGPT_STREAM_PATH,
   SEQ_HEADER,
   SINCE_PARAM,
+  SOCKET_HEADER,
   STREAM_PATHS,
   type StreamCatchUp,
   type StreamFrame,
@@ -100,6 +102,8 @@ export class TesseraSocket extends EventTarget {
   binaryType: BinaryType = 'blob';
   private state: number = TesseraSocket.CONNECTING;
   private connection: Connection | undefined;
+  /** Settles when the frames sent as Blobs (read asynchronously) have been passed on, in order. */
+  private reading: Promise<void> | undefined;
   private readonly handlers = new Map<string, Handler<Event>>();
   private readonly origin: string;
 
@@ -154,12 +158,28 @@ export class TesseraSocket extends EventTarget {
     if (this.state === TesseraSocket.CONNECTING) throw new DOMException("Failed to execute 'send' on 'WebSocket': Still in CONNECTING state.", 'InvalidStateError');
     if (this.state !== TesseraSocket.OPEN) return;
     const connection = this.connection;
-    if (typeof data === 'string') connection?.send(data);
-    else if (data instanceof Blob) void data.text().then((text) => this.state === TesseraSocket.OPEN && connection?.send(text));
+    let text: string | Promise<string>;
+    if (typeof data === 'string') text = data;
+    else if (data instanceof Blob) text = data.text();
     else {
       const bytes = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-      connection?.send(new TextDecoder().decode(bytes));
+      text = new TextDecoder().decode(bytes);
     }
+    // Frames go out in the order they were sent, as on a WebSocket: a Blob's text comes asynchronously,
+    // so while one is being read, later frames wait behind it.
+    if (typeof text === 'string' && !this.reading) {
+      connection?.send(text);
+      return;
+    }
+    const queued = (this.reading ?? Promise.resolve()).then(async () => {
+      const frame = await text;
+      if (this.state === TesseraSocket.OPEN) connection?.send(frame);
+    });
+    const settled = queued.catch(() => {});
+    this.reading = settled;
+    void settled.then(() => {
+      if (this.reading === settled) this.reading = undefined;
+    });
   }
 
   close(code?: number, reason?: string): void {
@@ -342,9 +362,20 @@ function changeStream(base: string, path: string, kind: StreamKind, sink: Sink):
   };
 }
 
-/** `/qgpt/stream`: each input frame is a POST; the reply's NDJSON lines are the output frames. */
+/**
+ * `/qgpt/stream`: each input frame is a POST; the reply's NDJSON lines are the output frames.
+ *
+ * Frames keep their order, as on a WebSocket: a frame is POSTed only once the worker has answered the
+ * previous one's headers, by which time it has registered that frame (a question running, a stop or reset
+ * begun). So a `{stop}` sent right after a question finds it running. Each POST names this socket in the
+ * `tessera-socket` header: a `{reset: true}` ends this socket's requests only, not another tab's.
+ */
 function qgptStream(base: string, query: string, sink: Sink): Connection {
   const aborts = new Set<AbortController>();
+  const socket = crypto.randomUUID();
+  /** Settles once the last frame sent has been registered by the worker (or failed). */
+  let previous: Promise<unknown> = Promise.resolve();
+  let stopped = false;
   return {
     async start() {
       sink.opened();
@@ -352,14 +383,19 @@ function qgptStream(base: string, query: string, sink: Sink): Connection {
     send(text) {
       const abort = new AbortController();
       aborts.add(abort);
+      const registered = previous.then(() => {
+        if (stopped) throw new DOMException('The socket is closed.', 'AbortError');
+        return fetch(`${base}${QGPT_STREAM_PATH}${query}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [SOCKET_HEADER]: socket },
+          body: text,
+          signal: abort.signal,
+        });
+      });
+      previous = registered.catch(() => undefined);
       void (async () => {
         try {
-          const response = await fetch(`${base}${QGPT_STREAM_PATH}${query}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: text,
-            signal: abort.signal,
-          });
+          const response = await registered;
           if (!response.ok || !response.body) throw new Error(`POST ${QGPT_STREAM_PATH}: ${response.status}`);
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           let pending = '';
@@ -375,14 +411,15 @@ function qgptStream(base: string, query: string, sink: Sink): Connection {
             }
           }
           if (pending.trim()) sink.deliver(pending.trim());
-        } catch (error) {
-          if (!abort.signal.aborted) sink.broken();
+        } catch {
+          if (!abort.signal.aborted && !stopped) sink.broken();
         } finally {
           aborts.delete(abort);
         }
       })();
     },
     stop() {
+      stopped = true;
       for (const abort of aborts) abort.abort();
       aborts.clear();
     },

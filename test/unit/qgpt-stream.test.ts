@@ -9,6 +9,7 @@ import { withDefaults } from '../../worker/core/deps.ts';
 import { QGPTStreamOutputSchema } from '../../worker/core/model/schemas.ts';
 import { conversationName, saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { deltasOf } from '../../worker/core/streams/deltas.ts';
+import { SOCKET_HEADER } from '../../worker/core/streams/protocol.ts';
 import { BOTH_INPUTS_ERROR, NOTHING_TO_ANSWER } from '../../worker/core/streams/qgpt.ts';
 import { chatServersPerTest, configureChatEndpoint, startChatServer } from '../support/chat-server.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
@@ -69,18 +70,19 @@ class FrameReader {
   }
 }
 
-async function open(api: TestApi, input: unknown): Promise<FrameReader> {
+/** POSTs one input frame; `socket` names the socket it comes on (the `tessera-socket` header). */
+async function open(api: TestApi, input: unknown, socket?: string): Promise<FrameReader> {
   const response = await api.app.request('/api/qgpt/stream', {
     method: 'POST',
     body: typeof input === 'string' ? input : JSON.stringify(input),
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(socket ? { [SOCKET_HEADER]: socket } : {}) },
   });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('application/x-ndjson');
   return new FrameReader(response.body!);
 }
 
-const send = async (api: TestApi, input: unknown) => (await open(api, input)).rest();
+const send = async (api: TestApi, input: unknown, socket?: string) => (await open(api, input, socket)).rest();
 
 describe('/qgpt/stream inputs answered without an answer', () => {
   it('answers a frame that is not an input, both relevance and question, nothing to answer, a stop without conversation with one FAILED frame', async () => {
@@ -393,5 +395,57 @@ describe('/qgpt/stream exchanges', () => {
     await expect.poll(async () => String((await storedMessages(api, py, 'G'))?.[1]?.[1]).startsWith(seen), { timeout: 5000 }).toBe(true);
     const kept = (await storedMessages(api, py, 'G'))![1]![1]!;
     expect(kept.length).toBeLessThan('token '.repeat(80).length);
+  });
+  it('a reset ends only the requests of its own socket: another socket\'s (another tab\'s) answer runs to COMPLETED', async () => {
+    const { api, py } = await library();
+    await configureChat(api, { reply: 'token '.repeat(60), chunkSize: 6, delayMs: 15 });
+    const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
+    const a = await open(api, { question: { query: 'one', relevant }, conversation: 'SA' }, 'socket-a');
+    const b = await open(api, { question: { query: 'two', relevant }, conversation: 'SB' }, 'socket-b');
+    const plain = await open(api, { question: { query: 'three', relevant }, conversation: 'SP' });
+    await readUntil(a, 'IN-PROGRESS', 2);
+    await readUntil(b, 'IN-PROGRESS', 2);
+    await readUntil(plain, 'IN-PROGRESS', 2);
+
+    expect(statuses(await send(api, { reset: true }, 'socket-a'))).toEqual(['RESET']);
+    expect(statuses(await a.rest()).at(-1)).toBe('RESET');
+    // A reset without a socket id is the unnamed socket's: it ends the request sent without one only.
+    expect(statuses(await send(api, { reset: true }))).toEqual(['RESET']);
+    expect(statuses(await plain.rest()).at(-1)).toBe('RESET');
+
+    const bFrames = await b.rest();
+    expect(statuses(bFrames).at(-1)).toBe('COMPLETED');
+    expect(deltaText(bFrames).startsWith('token '.repeat(60))).toBe(true);
+    expect(await storedMessages(api, py, 'SB')).toEqual([
+      ['USER', 'two'],
+      ['ASSISTANT', deltaText(bFrames)],
+    ]);
+  });
+
+  it('a frame is registered before its response headers: a stop sent as soon as they arrive ends the question STOPPED', async () => {
+    const { api, py } = await library();
+    await configureChat(api, { reply: 'word '.repeat(80), chunkSize: 5, delayMs: 15 });
+    const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
+    // Nothing of the question's body is read before the stop goes out.
+    const question = await open(api, { question: { query: 'first', relevant }, conversation: 'Q', request: 'q' }, 'socket-q');
+    expect(await send(api, { conversation: 'Q', stop: true, request: 's' }, 'socket-q')).toEqual([{ conversation: 'Q', request: 's', status: 'STOPPED' }]);
+    const frames = await question.rest();
+    expect(statuses(frames).at(-1)).toBe('STOPPED');
+    expect(deltaText(frames).length).toBeLessThan('word '.repeat(80).length);
+  });
+
+  it('refuses an empty or over-long socket id with a 400', async () => {
+    const api = await createTestApi();
+    for (const socket of ['', 'x'.repeat(101)]) {
+      const response = await api.app.request('/api/qgpt/stream', {
+        method: 'POST',
+        body: JSON.stringify({ reset: true }),
+        headers: { 'content-type': 'application/json', [SOCKET_HEADER]: socket },
+      });
+      // An empty header value is dropped by some clients (and by Request itself): then it is the unnamed socket.
+      if (socket === '' && response.status === 200) continue;
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toMatchObject({ code: 'invalid_parameter' });
+    }
   });
 });

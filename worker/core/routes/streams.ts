@@ -3,7 +3,7 @@ import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { answerStream } from '../streams/qgpt.ts';
-import { SEQ_HEADER, SINCE_PARAM, type StreamKind } from '../streams/protocol.ts';
+import { SEQ_HEADER, SINCE_PARAM, SOCKET_HEADER, type StreamKind } from '../streams/protocol.ts';
 import { streamChanges, streamSnapshot } from '../streams/sync.ts';
 import { readText } from './http.ts';
 
@@ -33,20 +33,32 @@ export function streamRoutes(ctx: Context) {
  * sent as soon as it is produced. The exchange is driven here, not by the reader's pace, so it runs (and a
  * stop or reset of it is answered) whether or not the client is reading. When the client goes away (its
  * socket closed) the request is ended and run to its end unread, so what it produced is still stored.
+ *
+ * The frame is registered (a question's exchange is running, a reset or stop has begun) before the
+ * response's headers go out: a client that sends its next frame once it has them (the page's socket does)
+ * keeps its frames in order. The `tessera-socket` header (at most 100 characters) names the socket, the
+ * scope of a `{reset: true}`.
  */
 export function qgptStreamRoutes(ctx: Context) {
   const app = new Hono();
   app.post('/stream', async (c) => {
+    const socket = c.req.header(SOCKET_HEADER);
+    if (socket !== undefined && (socket.length === 0 || socket.length > 100)) {
+      throw badRequest(`Header '${SOCKET_HEADER}' must name the socket in 1 to 100 characters.`, 'invalid_parameter');
+    }
     const text = await readText(c.req.raw, ctx.maxBodyBytes);
     const encoder = new TextEncoder();
     const closed = new AbortController();
-    const frames = answerStream(ctx, text, closed.signal);
+    const frames = answerStream(ctx, text, closed.signal, socket);
+    // Runs the generator up to its first frame now, which registers the exchange (see answerStream).
+    const first = frames.next();
+    first.catch(() => {}); // read below; an error ends the body
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         void (async () => {
           try {
-            for await (const frame of frames) {
-              if (!closed.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(frame)}\n`));
+            for (let step = await first; !step.done; step = await frames.next()) {
+              if (!closed.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(step.value)}\n`));
             }
             if (!closed.signal.aborted) controller.close();
           } catch (error) {

@@ -10,7 +10,10 @@
  * - `GET <base><stream path>?since=<seq>`: a {@link StreamCatchUp}: the changes after `seq` from the
  *   durable change log (with the changed assets on the asset streams), or a fresh snapshot when the log
  *   no longer reaches back (or `seq` is ahead of the store, which was then reset);
- * - `POST <base>/qgpt/stream` with one input frame: the output frames as NDJSON, one per line.
+ * - `POST <base>/qgpt/stream` with one input frame: the output frames as NDJSON, one per line. The
+ *   page's socket sends its id in the `tessera-socket` header and each frame only once the worker has
+ *   answered the previous one's headers (by then that frame is registered), so frames keep their order as
+ *   on a WebSocket, and `{reset: true}` ends only that socket's requests.
  *
  * Pages talk to the worker only by fetch (which starts a stopped worker); listening on the channel is
  * fine, posting on it is not (a stopped worker would miss it).
@@ -34,6 +37,11 @@ export const STREAM_PATHS: Readonly<Record<string, StreamKind>> = {
 };
 
 export const QGPT_STREAM_PATH = '/qgpt/stream';
+/**
+ * The request header naming the `/qgpt/stream` socket a POST comes from: a `{reset: true}` ends the
+ * requests of that socket only. POSTs without it (a plain HTTP client) share one unnamed socket.
+ */
+export const SOCKET_HEADER = 'tessera-socket';
 export const HEALTH_STREAM_PATH = '/.well-known/stream/health';
 
 export type StreamFrame = StreamedIdentifiers | Assets;

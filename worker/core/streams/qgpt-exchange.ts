@@ -43,6 +43,8 @@ export interface ExchangeRequest {
   plan: Plan;
   /** Aborts when the client went away. */
   closed?: AbortSignal;
+  /** The socket the input came on (a reset of that socket ends it). */
+  socket?: string | undefined;
 }
 
 const ABORTED = Symbol('aborted');
@@ -66,7 +68,7 @@ export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): 
   const frame = (fields: Omit<QGPTStreamOutput, 'conversation' | 'request'>): QGPTStreamOutput => ({ conversation, request, ...fields });
   const abort = new AbortController();
   let finish!: () => void;
-  runningRequests(ctx.store).add(conversation, { request, abort, done: new Promise<void>((resolve) => (finish = resolve)) });
+  runningRequests(ctx.store).add(conversation, { request, socket: exchange.socket, abort, done: new Promise<void>((resolve) => (finish = resolve)) });
   const onClosed = () => abort.abort('closed' satisfies EndReason);
   exchange.closed?.addEventListener('abort', onClosed, { once: true });
   if (exchange.closed?.aborted) onClosed();

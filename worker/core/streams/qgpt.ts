@@ -4,7 +4,9 @@
  * value or a generated id). One socket carries many inputs; requests run concurrently, one per
  * conversation (see qgpt-exchange.ts for a question's frames).
  *
- * - `{reset: true}`: every running request ends (with RESET, keeping what it produced), then one RESET frame.
+ * - `{reset: true}`: every request running on the same socket ends (with RESET, keeping what it produced),
+ *   then one RESET frame. The socket is the `tessera-socket` header's id (streams/protocol.ts); requests
+ *   of other sockets, in this tab or another, run on.
  * - `{conversation, stop: true}`: that conversation's running request ends (with STOPPED, keeping what it
  *   produced), then one STOPPED frame; also when nothing was running there (stopping is idempotent).
  * - `relevance` and/or `question`: an exchange. Both at once without `relevance.options.question` is the
@@ -54,9 +56,13 @@ function planOf(input: QGPTStreamInput): Plan | { error: string; status: number 
 
 /**
  * The output frames answering one input frame. `closed` aborts when the client goes away (its socket
- * closed): a running exchange then ends as if stopped.
+ * closed): a running exchange then ends as if stopped. `socket` is the id of the socket the frame came
+ * on (undefined: the unnamed socket of clients that send none).
+ *
+ * An exchange is registered on the first `next()`, before anything is awaited: once the caller has
+ * asked for the first frame, a stop or reset that comes after finds it.
  */
-export async function* answerStream(ctx: Context, text: string, closed?: AbortSignal): AsyncGenerator<QGPTStreamOutput> {
+export async function* answerStream(ctx: Context, text: string, closed?: AbortSignal, socket?: string): AsyncGenerator<QGPTStreamOutput> {
   const parsed = parseStreamInput(text);
   if ('error' in parsed) {
     yield { conversation: parsed.conversation ?? '', request: parsed.request ?? ctx.newId(), status: 'FAILED', errorMessage: parsed.error, statusCode: parsed.status };
@@ -66,7 +72,7 @@ export async function* answerStream(ctx: Context, text: string, closed?: AbortSi
   const request = input.request ?? ctx.newId();
   const running = runningRequests(ctx.store);
   if (input.reset) {
-    await running.endAll('reset');
+    await running.endAll('reset', socket);
     yield { conversation: input.conversation ?? '', request, status: 'RESET' };
     return;
   }
@@ -90,5 +96,5 @@ export async function* answerStream(ctx: Context, text: string, closed?: AbortSi
     yield { conversation, request, status: 'FAILED', errorMessage, statusCode: 409 };
     return;
   }
-  yield* answerExchange(ctx, { conversation, request, plan, closed });
+  yield* answerExchange(ctx, { conversation, request, plan, closed, socket });
 }

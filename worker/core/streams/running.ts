@@ -5,6 +5,8 @@ export type EndReason = 'stop' | 'reset' | 'closed';
 
 export interface Running {
   request: string;
+  /** The socket whose frame started it (the `tessera-socket` header); undefined for a POST without one. */
+  socket?: string | undefined;
   abort: AbortController;
   /** Settles once the request has stored what it produced and sent its terminal frame. */
   done: Promise<void>;
@@ -37,9 +39,13 @@ export class RunningRequests {
     await running.done;
   }
 
-  /** Ends every running request and waits until all have finished. */
-  async endAll(reason: EndReason): Promise<void> {
-    await Promise.all([...this.#byConversation.keys()].map((conversation) => this.end(conversation, reason)));
+  /**
+   * Ends every request the socket started (those started without a socket id when `socket` is undefined)
+   * and waits until they have finished. Other sockets' requests, in this tab or another, run on.
+   */
+  async endAll(reason: EndReason, socket: string | undefined): Promise<void> {
+    const mine = [...this.#byConversation].filter(([, running]) => running.socket === socket).map(([conversation]) => conversation);
+    await Promise.all(mine.map((conversation) => this.end(conversation, reason)));
   }
 }
 
