@@ -15,13 +15,10 @@
  */
 import { rpc } from './rpc.ts';
 
+import type { GrantedFolder } from '../../worker/core/qgpt/folders.ts';
+
 /** A registered folder, as `GET /api/folders` lists it. */
-export interface GrantedFolder {
-  name: string;
-  /** The path prefix that reaches it: `/<name>`. */
-  path: string;
-  created: string;
-}
+export type { GrantedFolder };
 
 type PermissionMode = { mode: 'read' | 'readwrite' };
 /** Permission methods Chromium has on handles (not in TypeScript's DOM lib). */

@@ -1,6 +1,6 @@
 import { APP_APPLICATION, type Asset, type ClassificationSpecificEnum, type Seed } from '../client/api.ts';
 
-/** Reading and changing the parts of a wire Asset the views show (its original format's content, its description). */
+/** Reading and changing the parts of a wire Asset the views show (its original format's content, its description and notes). */
 
 type Format = Asset['formats']['iterable'][number];
 
@@ -38,17 +38,41 @@ export function descriptionOf(asset: Asset): string {
   return asset.annotations?.iterable.find((a) => a.type === 'DESCRIPTION')?.text ?? '';
 }
 
-/** The asset with a new name, text and description, as `POST /asset/update` takes it. */
-export function withEdits(asset: Asset, edits: { name: string; text: string; description: string }, now = new Date()): Asset {
+type Annotation = NonNullable<Asset['annotations']>['iterable'][number];
+
+/** An annotation other than the description, as the editor shows it (new ones have no id yet). */
+export interface Note {
+  id?: string;
+  type: Annotation['type'];
+  text: string;
+}
+
+export function notesOf(asset: Asset): Note[] {
+  return (asset.annotations?.iterable ?? []).filter((a) => a.type !== 'DESCRIPTION').map((a) => ({ id: a.id, type: a.type, text: a.text }));
+}
+
+/**
+ * The asset with a new name, text, description and notes, as `POST /asset/update` takes it (the list of
+ * annotations sent is the new list: notes left out are removed, notes without text dropped).
+ */
+export function withEdits(asset: Asset, edits: { name: string; text: string; description: string; notes?: Note[] }, now = new Date()): Asset {
   const original = originalFormat(asset);
   const formats = asset.formats.iterable.map((f) => {
     if (f.id !== original?.id || textOf(asset) === edits.text) return f;
     const slot = f.file ? 'file' : 'fragment';
     return { ...f, [slot]: { ...f[slot], string: { raw: edits.text } } };
   });
-  const others = asset.annotations?.iterable.filter((a) => a.type !== 'DESCRIPTION') ?? [];
   const existing = asset.annotations?.iterable.find((a) => a.type === 'DESCRIPTION');
   const stamp = { value: now.toISOString() };
+  const byId = new Map((asset.annotations?.iterable ?? []).map((a) => [a.id, a]));
+  const others: Annotation[] = edits.notes
+    ? edits.notes
+        .filter((n) => n.text.trim() !== '')
+        .map((n) => {
+          const before = n.id ? byId.get(n.id) : undefined;
+          return before ? { ...before, type: n.type, text: n.text } : { id: crypto.randomUUID(), type: n.type, text: n.text, created: stamp, updated: stamp };
+        })
+    : (asset.annotations?.iterable.filter((a) => a.type !== 'DESCRIPTION') ?? []);
   const description = edits.description.trim()
     ? [existing ? { ...existing, text: edits.description } : { id: crypto.randomUUID(), type: 'DESCRIPTION' as const, text: edits.description, created: stamp, updated: stamp }]
     : [];

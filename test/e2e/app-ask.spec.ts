@@ -7,14 +7,13 @@
  * suggested questions; and the plain note when no answer endpoint is set.
  */
 import type { Page } from '@playwright/test';
-import { chatServersPerTest } from '../support/chat-server.ts';
 import { createAssets, openApp, watchPage, type SeedSpec } from './app-support.ts';
-import { expect, test } from './fixtures.ts';
+import { allowedChatServers, expect, test } from './fixtures.ts';
 
 // The page's own Content-Security-Policy applies here, as in app.spec.ts.
 test.use({ bypassCSP: false });
 
-const startChat = chatServersPerTest((hook) => test.afterEach(hook));
+const startChat = allowedChatServers();
 
 /** CoSQA-style: a function each, its docstring saying what it does in the words a question would use. */
 const COSQA_LIBRARY: SeedSpec[] = [

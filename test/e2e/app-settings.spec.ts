@@ -41,7 +41,7 @@ function withoutLastLine(text: string): string {
 }
 
 /** What Settings says of a damaged file. */
-const REFUSED = /^This file cannot be restored: The backup is damaged: .+ Nothing was changed\.$/;
+const REFUSED = /^This file cannot be restored: The backup is damaged: .+ Nothing was (changed|restored)\.$/;
 
 const assetCount = (page: Page) => page.evaluate(() => fetch('/api/assets').then((r) => r.json()).then((b: { iterable: unknown[] }) => b.iterable.length));
 

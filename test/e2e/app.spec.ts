@@ -120,6 +120,20 @@ test('edit name, content and description, reclassify; tags and websites added an
   expect(stored.name).toBe('Greeting');
   expect(stored.formats.iterable[0].classification.specific).toBe('js');
 
+  // Annotations besides the description: added, shown, removed.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Add annotation' }).click();
+  await page.getByRole('textbox', { name: 'Annotation 1 (comment)' }).fill('Prints to the console, not the page.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('region', { name: 'Annotations' })).toContainText('Prints to the console, not the page.');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue('Says hello.');
+  await page.getByRole('button', { name: 'Remove annotation 1' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(assetHeading(page, 'Greeting')).toBeVisible();
+  await expect(page.getByText('Prints to the console, not the page.')).toHaveCount(0);
+  await expect(page.getByText('Says hello.')).toBeVisible();
+
   const addTag = page.getByRole('combobox', { name: 'Add tag' });
   await addTag.fill('greetings');
   await addTag.press('Enter');

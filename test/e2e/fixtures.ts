@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
 import { build, version as esbuildVersion } from 'esbuild';
+import { chatServersPerTest, type startChatServer } from '../support/chat-server.ts';
 
 declare global {
   interface Window {
@@ -186,5 +187,18 @@ export const test = base.extend<Fixtures>({
     { auto: true },
   ],
 });
+
+/**
+ * Chat stand-ins a test configures as its endpoint: started on demand, closed after the test, and the
+ * one origin besides the app's that the test's requests may reach (see `containment`).
+ */
+export function allowedChatServers(): typeof startChatServer {
+  const start = chatServersPerTest((hook) => test.afterEach(hook));
+  return async (options) => {
+    const server = await start(options);
+    allowEndpoint(server.url);
+    return server;
+  };
+}
 
 export { expect };

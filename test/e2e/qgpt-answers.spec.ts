@@ -8,10 +8,9 @@
  */
 import type { Page } from '@playwright/test';
 import type { QGPTHintsInput, QGPTPersonsRelatedInput, QGPTQuestionInput, QGPTRepromptInput, Seed } from '@pieces.app/pieces-os-client';
-import { chatServersPerTest } from '../support/chat-server.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { useSdkPage } from './contract-check.ts';
-import { allowEndpoint, expect, test } from './fixtures.ts';
+import { allowedChatServers, expect, test } from './fixtures.ts';
 
 const YAML_LOADER = `import yaml
 
@@ -25,13 +24,7 @@ const NOTES = 'Deployment notes. Logs go to /var/log/app and are rotated weekly 
 let page: Page;
 useSdkPage(test, (p) => (page = p));
 
-const startChats = chatServersPerTest((hook) => test.afterEach(hook));
-/** A chat stand-in the test configures as its endpoint: the one origin besides the app's its requests may reach. */
-const startChat: typeof startChats = async (options) => {
-  const server = await startChats(options);
-  allowEndpoint(server.url);
-  return server;
-};
+const startChat = allowedChatServers();
 
 const relevantFragment = (raw: string) => ({ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(raw).asset } });
 

@@ -127,6 +127,8 @@ test('a granted folder registered from the page: /<name>/ paths, also after a wo
   expect(registered).toMatchObject({ name: 'project', path: '/project' });
   const listed = await page.evaluate(async () => (await fetch('/api/folders')).json());
   expect(listed.iterable.map((f: { name: string }) => f.name)).toEqual(['project']);
+  // The worker asks the handle itself whether it may read it (Settings shows a lapsed permission).
+  expect(listed.iterable[0].permission).toBe('granted');
 
   const ask = { query: 'exponential backoff between attempts', paths: ['/project/src/retry.js'] };
   const before = hits(await relevance(ask));

@@ -5,9 +5,8 @@
  * come from a slow chat-completions stand-in on localhost (test/support/chat-server.ts).
  */
 import type { Page } from '@playwright/test';
-import { chatServersPerTest } from '../support/chat-server.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
-import { CLIENT_PAGE, expect, test } from './fixtures.ts';
+import { allowedChatServers, CLIENT_PAGE, expect, test } from './fixtures.ts';
 
 interface Frame {
   conversation: string;
@@ -22,7 +21,7 @@ declare global {
   }
 }
 
-const startChat = chatServersPerTest((hook) => test.afterEach(hook));
+const startChat = allowedChatServers();
 
 const REPLY = 'The parser comes from argparse [1]. '.repeat(10);
 

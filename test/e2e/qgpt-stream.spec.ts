@@ -7,10 +7,9 @@
  */
 import type { Page } from '@playwright/test';
 import type { Seed } from '@pieces.app/pieces-os-client';
-import { chatServersPerTest } from '../support/chat-server.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { useSdkPage } from './contract-check.ts';
-import { allowEndpoint, expect, test } from './fixtures.ts';
+import { allowedChatServers, expect, test } from './fixtures.ts';
 
 interface Frame {
   conversation: string;
@@ -36,13 +35,7 @@ declare global {
 let page: Page;
 useSdkPage(test, (p) => (page = p));
 
-const startChats = chatServersPerTest((hook) => test.afterEach(hook));
-/** A chat stand-in the test configures as its endpoint: the one origin besides the app's its requests may reach. */
-const startChat: typeof startChats = async (options) => {
-  const server = await startChats(options);
-  allowEndpoint(server.url);
-  return server;
-};
+const startChat = allowedChatServers();
 
 /**
  * Opens the socket in the page. Frames are parsed by the SDK as they arrive; on each COMPLETED frame the

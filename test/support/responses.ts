@@ -91,7 +91,7 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['POST', /^\/embeddings$/, z.object({ embedder: z.string().min(1), dimensions: z.number().int().positive(), vectors: z.array(z.array(z.number())) })],
   ['GET', /^\/embeddings\/library$/, EmbeddingProgressSchema],
   ['POST', /^\/embeddings\/library$/, EmbeddingProgressSchema],
-  ['GET', /^\/folders$/, z.object({ iterable: z.array(z.object({ name: z.string().min(1), path: z.string().min(1), created: z.string() })) })],
+  ['GET', /^\/folders$/, z.object({ iterable: z.array(z.object({ name: z.string().min(1), path: z.string().min(1), created: z.string(), permission: z.enum(['granted', 'prompt', 'denied']).optional() })) })],
   ['DELETE', new RegExp(`^/folders/${ID}$`), 'empty'],
   ['GET', /^\/qgpt\/settings$/, PublicSettingsSchema],
   ['PUT', /^\/qgpt\/settings$/, PublicSettingsSchema],

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Asset, ClassificationSpecificEnum } from '../../client/api.ts';
-import { descriptionOf, languageOfAsset, textOf, textSeed, withEdits } from '../asset-content.ts';
+import { descriptionOf, languageOfAsset, notesOf, textOf, textSeed, withEdits, type Note } from '../asset-content.ts';
 import { CodeEditor } from '../components/code-editor.tsx';
 import { epochOf } from '../format.ts';
 import { LANGUAGES, languageLabel } from '../languages.ts';
@@ -14,6 +14,8 @@ interface Draft {
   text: string;
   description: string;
   language: string;
+  /** Annotations other than the description (Edit only). */
+  notes?: Note[];
 }
 
 /** "New": a form whose language and name the draft API suggests as the content is typed or pasted. */
@@ -88,7 +90,7 @@ export function EditAssetView({ id }: { id: string }) {
   useEffect(() => {
     if (asset && !base) {
       setBase(asset);
-      setDraft({ name: asset.name ?? '', text: textOf(asset) ?? '', description: descriptionOf(asset), language: languageOfAsset(asset) ?? '' });
+      setDraft({ name: asset.name ?? '', text: textOf(asset) ?? '', description: descriptionOf(asset), language: languageOfAsset(asset) ?? '', notes: notesOf(asset) });
     }
   }, [asset]);
 
@@ -190,6 +192,7 @@ function AssetForm(props: {
         <span>Description</span>
         <textarea rows={2} value={draft.description} placeholder="What is it for? (optional)" onInput={(e) => props.onChange({ description: e.currentTarget.value })} />
       </label>
+      {draft.notes && <Notes notes={draft.notes} onChange={(notes) => props.onChange({ notes })} />}
       <div class="form-actions">
         <button type="button" class="secondary" onClick={props.onCancel}>
           Cancel
@@ -199,5 +202,30 @@ function AssetForm(props: {
         </button>
       </div>
     </form>
+  );
+}
+
+/** The asset's annotations besides its description (comments, documentation, …): edit, remove, add. */
+function Notes({ notes, onChange }: { notes: Note[]; onChange: (notes: Note[]) => void }) {
+  const set = (i: number, patch: Partial<Note>) => onChange(notes.map((n, j) => (j === i ? { ...n, ...patch } : n)));
+  return (
+    <fieldset class="notes-editor">
+      <legend>Annotations</legend>
+      {notes.length === 0 && <p class="muted small">No annotations besides the description.</p>}
+      {notes.map((note, i) => (
+        <div class="note-row" key={note.id ?? i}>
+          <label class="field grow">
+            <span>{`Annotation ${i + 1} (${note.type.toLowerCase()})`}</span>
+            <textarea rows={2} value={note.text} onInput={(e) => set(i, { text: e.currentTarget.value })} />
+          </label>
+          <button type="button" class="secondary" aria-label={`Remove annotation ${i + 1}`} onClick={() => onChange(notes.filter((_, j) => j !== i))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <button type="button" class="secondary" onClick={() => onChange([...notes, { type: 'COMMENT', text: '' }])}>
+        Add annotation
+      </button>
+    </fieldset>
   );
 }

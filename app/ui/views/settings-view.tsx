@@ -343,6 +343,13 @@ function Folders({ session }: { session: Session }) {
             <li key={f.name}>
               <span>
                 {f.name} <span class="muted">({f.path}, added {dateTime(Date.parse(f.created))})</span>
+                {f.permission && f.permission !== 'granted' && (
+                  <span class="error">
+                    {' '}
+                    · {f.permission === 'prompt' ? 'permission lapsed: add it again to renew' : 'permission denied'}
+                  </span>
+                )}
+                {f.permission === 'granted' && <span class="muted"> · readable</span>}
               </span>
               <button type="button" class="secondary" aria-label={`Remove folder ${f.name}`} onClick={() => setRemoving(f)}>
                 Remove

@@ -14,6 +14,12 @@ export interface GrantedFolder {
   /** The path prefix that reaches it: `/<name>`. */
   path: string;
   created: string;
+  /**
+   * Whether the folder may be read now (the handle's `queryPermission`), where the host's handles can
+   * tell: `prompt` means the permission lapsed (say, the browser restarted) and the page must register
+   * the folder again.
+   */
+  permission?: 'granted' | 'prompt' | 'denied';
 }
 
 export interface GrantedFolders {
@@ -22,10 +28,22 @@ export interface GrantedFolders {
 
 const describe = (id: string, created: string): GrantedFolder => ({ name: id, path: `/${id}`, created });
 
-/** Every registered folder, by name. */
+/** Every registered folder, by name, with its permission state where the handle can tell. */
 export async function listFolders(ctx: Context): Promise<GrantedFolders> {
   const records = await ctx.store.read((tx) => tx.getAll('folders'), ['folders']);
-  return { iterable: records.sort((a, b) => (a.id < b.id ? -1 : 1)).map((r) => describe(r.id, r.created)) };
+  const sorted = records.sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { iterable: await Promise.all(sorted.map(async (r) => ({ ...describe(r.id, r.created), ...(await permissionOf(r.handle)) }))) };
+}
+
+/** A File System Access handle's read permission; nothing for handles without `queryPermission` (tests, other hosts). */
+async function permissionOf(handle: unknown): Promise<Pick<GrantedFolder, 'permission'>> {
+  const query = (handle as { queryPermission?: (d: { mode: 'read' }) => Promise<PermissionState> } | null)?.queryPermission;
+  if (typeof query !== 'function') return {};
+  try {
+    return { permission: await query.call(handle, { mode: 'read' }) };
+  } catch {
+    return {};
+  }
 }
 
 /**
