@@ -286,8 +286,8 @@ function buildSection(b: BuildSizes | undefined): string | undefined {
 }
 
 function readWriteSection(r: BenchResults): string | undefined {
-  const { create, read, list, coldStart } = r;
-  if (!create && !read && !list && !coldStart) return undefined;
+  const { create, read, list } = r;
+  if (!create && !read && !list) return undefined;
   const rows: string[][] = [];
   if (create) rows.push(statsRow(`${code('POST /api/assets/create')}, sequential, after ${create.warmup} warm-up`, create));
   if (read) {
@@ -326,21 +326,23 @@ function readWriteSection(r: BenchResults): string | undefined {
       ),
     );
   }
-  if (coldStart) {
-    out.push(
-      '',
-      '## Worker start',
-      '',
-      'The worker stopped through CDP (`ServiceWorker.stopAllWorkers`), then one request:',
-      '',
-      table(STATS_HEAD, [
-        statsRow(`first ${code('GET /api/asset/{id}')}`, coldStart.asset),
-        statsRow(`first ${code('GET /api/__echo')} (no app, no IndexedDB)`, coldStart.echo),
-        statsRow(`first ${code('POST /api/assets/create')} (loads the language model)`, coldStart.create),
-      ]),
-    );
-    if (coldStart.unconfirmedStops) out.push('', `${coldStart.unconfirmedStops} stop(s) were not confirmed by CDP within 5 s.`);
-  }
+  return out.join('\n');
+}
+
+function coldStartSection(coldStart: BenchResults['coldStart']): string | undefined {
+  if (!coldStart) return undefined;
+  const out = [
+    '## Worker start',
+    '',
+    'The worker stopped through CDP (`ServiceWorker.stopAllWorkers`), then one request:',
+    '',
+    table(STATS_HEAD, [
+      statsRow(`first ${code('GET /api/asset/{id}')}`, coldStart.asset),
+      statsRow(`first ${code('GET /api/__echo')} (no app, no IndexedDB)`, coldStart.echo),
+      statsRow(`first ${code('POST /api/assets/create')} (loads the language model)`, coldStart.create),
+    ]),
+  ];
+  if (coldStart.unconfirmedStops) out.push('', `${coldStart.unconfirmedStops} stop(s) were not confirmed by CDP within 5 s.`);
   return out.join('\n');
 }
 
@@ -608,23 +610,24 @@ function detectSection(d: BenchResults['detectAccuracy']): string | undefined {
   ].join('\n');
 }
 
-/** The generated part of docs/performance.md (without the markers). */
+/** The generated part of docs/performance.md (without the markers): every section, so that links to their headings always resolve. */
 export function renderFigures(results: BenchResults): string {
-  const sections = [
-    runSection(results),
-    headline(results),
-    buildSection(results.build),
-    readWriteSection(results),
-    streamsSection(results.streams),
-    searchSection(results.search),
-    relevanceSection(results.relevanceLatency),
-    embeddingSection(results.embedding),
-    appSection(results.app),
-    backupSection(results.backupBrowser, results.backup),
-    qualitySection(results.searchQuality, results.relevanceQuality),
-    detectSection(results.detectAccuracy),
-  ].filter((s): s is string => s !== undefined);
-  return sections.join('\n\n');
+  const sections: [title: string, body: string | undefined][] = [
+    ['The run', runSection(results)],
+    ['Headline figures', headline(results)],
+    ['Sizes of the build', buildSection(results.build)],
+    ['Reading, writing and listing', readWriteSection(results)],
+    ['Worker start', coldStartSection(results.coldStart)],
+    ['Live streams and the RPC path', streamsSection(results.streams)],
+    ['Search', searchSection(results.search)],
+    ['Relevance', relevanceSection(results.relevanceLatency)],
+    ['Embedding in the worker', embeddingSection(results.embedding)],
+    ['The app', appSection(results.app)],
+    ['Backup and restore', backupSection(results.backupBrowser, results.backup)],
+    ['Quality on CoSQA', qualitySection(results.searchQuality, results.relevanceQuality)],
+    ['Language detection', detectSection(results.detectAccuracy)],
+  ];
+  return sections.map(([title, body]) => body ?? `## ${title}\n\nNot measured in this run.`).join('\n\n');
 }
 
 /** `doc` with the text between the markers replaced by the figures (a new page with the markers when it has none). */
