@@ -42,7 +42,8 @@
  *  8. backup and restore of 10,000 assets (one 1 MB file among them): time and peak heap, on the memory
  *     store and fake-indexeddb (test/bench/backup.ts, in Node); the same in Chromium through the worker,
  *     with the worker's and the page's peak memory, is section 4e (test/bench/backup-browser.ts).
- * Figures go to stdout and to .bench/results.json.
+ * Figures go to stdout and to .bench/results.json, and (when the run succeeded) into docs/performance.md's
+ * tables (test/bench/performance-doc.ts; the prose around them is kept).
  *
  * Only the search section (4c), e.g. while working on the first search after a worker stop:
  *   npx esbuild test/bench/search.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/search.mjs
@@ -64,6 +65,8 @@ import { mulberry32 } from '../support/random.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { line, ms, quantile, stats } from './stats.ts';
 import { runBackupBench } from './backup.ts';
+import { measureBuild } from './build-size.ts';
+import { writePerformanceDoc, type BenchResults } from './performance-doc.ts';
 import { runBackupBrowserBench } from './backup-browser.ts';
 import { runAppBench } from './app.ts';
 import { runEmbeddingBench } from './embedding.ts';
@@ -811,6 +814,7 @@ async function main(): Promise<number> {
       seed: SEED,
     };
     results.meta = meta;
+    results.build = measureBuild(DIST);
     log(`Tessera benchmark — ${meta.date}`);
     log(`Chromium ${meta.chromium} (${CHROMIUM}), Node ${meta.node}, ${meta.cpu}`);
     log(`build ${DIST}, served at ${origin}; load average at start ${meta.loadavgStart.join(' ')}`);
@@ -1030,6 +1034,12 @@ async function main(): Promise<number> {
   const file = join(OUT_DIR, 'results.json');
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   log(`\nTotal ${((Date.now() - started) / 1000).toFixed(1)} s. Figures written to ${file}`);
+  const doc = join(ROOT, 'docs', 'performance.md');
+  if (failed) log(`${doc} left as it was (this run failed); test/bench/performance-doc.ts (its header) writes these figures into it anyway.`);
+  else {
+    writePerformanceDoc(results as BenchResults, doc);
+    log(`${doc} rewritten from them.`);
+  }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   return failed ? 1 : 0;
