@@ -108,7 +108,7 @@ class HeapProbe {
 
 async function freshPage(context: BrowserContext, origin: string): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${origin}/`);
+  await page.goto(`${origin}/?ui=off`);
   await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
   return page;
 }

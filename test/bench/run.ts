@@ -799,7 +799,8 @@ async function main(): Promise<number> {
     const context = await browser.newContext();
     const page = await context.newPage();
     const origin = `http://localhost:${PORT}`;
-    await page.goto(`${origin}/`);
+    // The client page without the live UI, which would fetch after every change the bench makes.
+    await page.goto(`${origin}/?ui=off`);
     await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
 
     const cpu = cpus();

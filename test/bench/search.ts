@@ -108,7 +108,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
     const context = await options.browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${options.origin}/`);
+      await page.goto(`${options.origin}/?ui=off`); // no live UI refetching between the measurements
       await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
       const gen = new SnippetGen(seed + size, size <= 10_000 ? TAG_SHARE : 0);
 

@@ -217,7 +217,7 @@ async function standalone(): Promise<number> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`http://localhost:${port}/`);
+    await page.goto(`http://localhost:${port}/?ui=off`);
     await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
     const bodies = Array.from({ length: 200 }, (_, n) => JSON.stringify(fragmentSeed(`def f${n}(x):\n    return x * ${n}\n`, undefined, { specific: 'py' })));
     const ids = await page.evaluate(async (bodies) => {
