@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AnswerEndpoint, EmbedderInfo, EmbeddingProgress } from '../../client/api.ts';
 import { listFolders, pickFolder, removeFolder, type GrantedFolder } from '../../client/folders.ts';
 import { BACKUP_REMINDER_DAYS, backUp, daysSinceBackup, lastBackup, restore, type RestoreSummary } from '../backup.ts';
@@ -233,9 +233,13 @@ function AnswerEndpointSettings({ session }: { session: Session }) {
   const [model, setModel] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [message, setMessage] = useState<{ text: string; error?: boolean } | undefined>(undefined);
+  // The saved settings fill the fields only if the user has not started typing (a slow answer must not
+  // wipe what was typed meanwhile).
+  const typed = useRef(false);
   useEffect(() => {
     session.api.answerEndpoint().then((s) => {
       setCurrent(s);
+      if (typed.current) return;
       setUrl(s.url ?? '');
       setModel(s.model ?? '');
     }, () => {});
@@ -281,11 +285,11 @@ function AnswerEndpointSettings({ session }: { session: Session }) {
       <form class="endpoint-form" onSubmit={(e) => void save(e)}>
         <label class="field">
           <span>Endpoint URL</span>
-          <input type="url" required value={url} placeholder="http://localhost:11434/v1" onInput={(e) => setUrl(e.currentTarget.value)} />
+          <input type="url" required value={url} placeholder="http://localhost:11434/v1" onInput={(e) => ((typed.current = true), setUrl(e.currentTarget.value))} />
         </label>
         <label class="field">
           <span>Model</span>
-          <input type="text" required value={model} placeholder="llama3.2" onInput={(e) => setModel(e.currentTarget.value)} />
+          <input type="text" required value={model} placeholder="llama3.2" onInput={(e) => ((typed.current = true), setModel(e.currentTarget.value))} />
         </label>
         <label class="field">
           <span>API key (optional)</span>
