@@ -2,8 +2,8 @@
  * Crash consistency (issue 13, "What to prove" 2). A page runs a bulk of writes through the worker,
  * several at once (creates with a tag, imports of two assets, renames and deletes of what it created),
  * while the test stops the worker (CDP `ServiceWorker.stopAllWorkers`) again and again at random points
- * (after a random number of further acknowledged writes, from a seeded generator: no fixed waits). After a
- * last stop and restart:
+ * (after a random number of further acknowledged writes, from a seeded generator: no fixed waits; the bulk
+ * goes on until every stop is made). After a last stop and restart:
  *
  * - every acknowledged write is there in full: a create or import with its content, format and tag, found
  *   by search on its own word; a rename under its new name; a delete gone;
@@ -53,17 +53,20 @@ interface Op {
 
 declare global {
   interface Window {
-    __bulk: { ops: Op[]; acked: number; finished: boolean; done: Promise<void> };
+    __bulk: { ops: Op[]; acked: number; finished: boolean; enough: boolean; done: Promise<void> };
   }
 }
 
-/** Starts the bulk in the page; `window.__bulk.acked` counts the acknowledged writes as they come. */
+/**
+ * Starts the bulk in the page; `window.__bulk.acked` counts the acknowledged writes as they come. It runs
+ * `ops` writes, and more until the test sets `window.__bulk.enough`.
+ */
 async function startBulk(page: Page, ops: number, inFlight: number): Promise<void> {
   await page.evaluate(
     ({ ops, inFlight, application }) => {
       const word = (n: number) => 'q' + [...n.toString(26).padStart(4, '0')].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join('');
       const seed = (w: string) => ({ asset: { application, format: { fragment: { string: { raw: `${w} is the word of this asset\nprint("${w}")\n` } }, classification: { specific: 'py' } }, metadata: { tags: [{ text: `tag-${w}` }] } } });
-      const state: typeof window.__bulk = { ops: [], acked: 0, finished: false, done: Promise.resolve() };
+      const state: typeof window.__bulk = { ops: [], acked: 0, finished: false, enough: false, done: Promise.resolve() };
       window.__bulk = state;
       const post = async (path: string, body?: unknown) => {
         const response = await fetch(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -104,7 +107,8 @@ async function startBulk(page: Page, ops: number, inFlight: number): Promise<voi
       };
       const kinds: Op['kind'][] = ['create', 'create', 'import', 'rename', 'create', 'delete'];
       const worker = async () => {
-        while (next < ops) {
+        // At least `ops` writes, and on until the test has made its stops (at most five times as many).
+        while ((next < ops || !state.enough) && next < 5 * ops) {
           const op: Op = { n: next, kind: kinds[next % kinds.length]!, acked: false };
           next++;
           state.ops.push(op);
@@ -161,7 +165,7 @@ interface Stored {
 }
 
 for (let run = 1; run <= REPEAT; run++) {
-  test(`${STOPS} worker stops at random points in ${OPS} bulk writes: acknowledged writes whole, every asset whole or absent, index, vectors and stream agree${REPEAT > 1 ? ` (run ${run})` : ''}`, async ({
+  test(`${STOPS} worker stops at random points in ${OPS} or more bulk writes: acknowledged writes whole, every asset whole or absent, index, vectors and stream agree${REPEAT > 1 ? ` (run ${run})` : ''}`, async ({
     appPage: page,
     sdk,
   }) => {
@@ -180,7 +184,10 @@ for (let run = 1; run <= REPEAT; run++) {
       await stopper.stop();
       stops++;
     }
-    await page.evaluate(() => window.__bulk.done);
+    await page.evaluate(() => {
+      window.__bulk.enough = true;
+      return window.__bulk.done;
+    });
     // One more stop: what follows is read by a worker started afresh.
     await stopper.stop();
     stops++;
@@ -250,6 +257,7 @@ for (let run = 1; run <= REPEAT; run++) {
     const failures = [...new Set(ops.filter((o) => !o.acked && o.status !== 'skipped').map((o) => String(o.status).slice(0, 60)))].join('; ');
     const figures = `${stops} stops, ${ops.length} writes (${acked} acknowledged, ${failed} failed or cut off${failures ? `: ${failures}` : ''}), ${stored.length} assets, ${duplicates} written twice`;
     test.info().annotations.push({ type: 'crash', description: figures });
+    expect(stops).toBe(STOPS + 1);
     console.log(`crash consistency: ${figures}`);
   });
 }
