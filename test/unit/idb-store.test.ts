@@ -27,8 +27,20 @@ proto.put = function (...args) {
   if (full) (this.transaction as unknown as { _abort(name: string): void })._abort('QuotaExceededError');
   return request;
 };
+/**
+ * With `roomOnDelete`, a delete makes room (full is cleared), as deleting an asset's content does on a real
+ * disk. Deletes are never refused: Chromium checks a transaction's quota only for what it adds.
+ */
+let roomOnDelete = false;
+const deleteProto = IDBObjectStore.prototype as unknown as { delete: (this: IDBObjectStore, ...args: unknown[]) => IDBRequest };
+const realDelete = deleteProto.delete;
+deleteProto.delete = function (...args) {
+  if (roomOnDelete) full = false;
+  return realDelete.apply(this, args);
+};
 afterEach(() => {
   full = false;
+  roomOnDelete = false;
 });
 
 describe('IdbStore, a full disk', () => {
@@ -57,6 +69,40 @@ describe('IdbStore, a full disk', () => {
     expect((await api.get(`/asset/${kept.id}`)).status).toBe(200);
     expect((await api.post('/assets/create', fragmentSeed('print("room again")\n'))).status).toBe(200);
     api.store.close();
+  });
+});
+
+describe('IdbStore, a full disk, deletes', () => {
+  it('a delete works on a full disk (which refuses any transaction that puts): the asset goes whole, then it is unlinked and the delete logged and published', async () => {
+    const api = await createTestApi({ store: await fresh() });
+    const doomed = await api.create(fragmentSeed('print("doomed")\n', { tags: [{ text: 'shared' }] }));
+    const kept = await api.create(fragmentSeed('print("kept")\n', { tags: [{ text: 'shared' }] }));
+    const tag = doomed.tags.iterable[0].id;
+    full = true;
+    roomOnDelete = true;
+    api.events.length = 0;
+    expect((await api.post('/assets/create', fragmentSeed('print("no room")\n'))).status).toBe(507);
+    full = true;
+    const reply = await api.post(`/assets/${doomed.id}/delete`);
+    expect(reply.status, reply.text).toBe(200);
+    expect(full).toBe(false); // the first step made room
+    expect((await api.get(`/asset/${doomed.id}`)).status).toBe(404);
+    for (const c of ['formats', 'contents', 'annotations', 'activities'] as const) {
+      const records = (await api.store.read((tx) => tx.getAll(c), [c])) as { id: string; asset?: string }[];
+      expect(records.filter((r) => r.asset === doomed.id || doomed.formats.iterable.some((f: { id: string }) => f.id === r.id)), c).toEqual([]);
+    }
+    const tagAfter = (await api.get('/tags')).json().iterable.find((t: { id: string }) => t.id === tag);
+    expect(tagAfter.assets.iterable.map((a: { id: string }) => a.id)).toEqual([kept.id]);
+    expect(api.events.map((e) => [e.asset, e.kind])).toEqual([[doomed.id, 'deleted']]);
+    const since = (await api.get('/assets/stream/identifiers?since=0')).json();
+    expect(since.changes.at(-1)).toMatchObject({ asset: doomed.id, kind: 'deleted' });
+    expect((await api.get(`/asset/${kept.id}`)).status).toBe(200);
+    expect((await api.post('/assets/create', fragmentSeed('print("room again")\n'))).status).toBe(200);
+  });
+
+  it('a delete that fails for another reason is not retried in two steps', async () => {
+    const api = await createTestApi({ store: await fresh() });
+    expect((await api.post('/assets/00000000-0000-4000-8000-000000000000/delete')).status).toBe(404);
   });
 });
 

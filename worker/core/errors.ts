@@ -23,3 +23,8 @@ export const notFound = (kind: string, id: string) =>
 export const notYet = (feature: string) => () => {
   throw new ApiError(501, 'not_implemented', `${feature} is not implemented yet.`);
 };
+
+/** Whether `error` is the browser refusing a write for a full disk (a QuotaExceededError, or its message). */
+export function isQuotaExceeded(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message));
+}

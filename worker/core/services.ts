@@ -13,7 +13,7 @@ import { deleteAsset } from './assets/remove.ts';
 import { incrementScores } from './assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
 import type { Context } from './deps.ts';
-import { ApiError, badRequest, invalid } from './errors.ts';
+import { ApiError, badRequest, invalid, isQuotaExceeded } from './errors.ts';
 import { changeLink, linkKindOf, type LinkKind, type LinkPath } from './links/associate.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from './links/labels.ts';
 import {
@@ -228,7 +228,7 @@ function linkKind(kind: unknown): LinkKind {
 /** Any error as the ApiError the HTTP API would answer (the same mapping as the app's error handler). */
 export function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message))) {
+  if (isQuotaExceeded(error)) {
     return new ApiError(
       507,
       'storage_full',

@@ -1,0 +1,162 @@
+/**
+ * A full disk, for real (issue 13, "What to prove" 4). CDP `Storage.overrideQuotaForOrigin` on a page
+ * session lowers the origin's quota to what it uses plus a little; then the page writes through the
+ * worker until Chromium refuses (its own QuotaExceededError aborting the IndexedDB transaction):
+ *
+ * - each refused write is a 507 JSON error `storage_full` with a clear message, and leaves nothing behind
+ *   (no half asset: the listing holds exactly the acknowledged creates);
+ * - everything stored before is intact (every asset read back, content included), and search works;
+ * - deletes work on the full disk (they did not: see deleteOnFullDisk in worker/core/assets/remove.ts), and
+ *   writes work again after them.
+ *
+ * Notes from making it bite: the override must come before the origin's first IndexedDB write (sent
+ * after one, Chromium 156 accepts it and never enforces it: that is why an earlier attempt saw no effect);
+ * `navigator.storage.estimate()` keeps reporting the default quota after the override (the override is
+ * enforced all the same); the filler must be incompressible (random), as
+ * IndexedDB compresses what it stores (200 KB of one repeated letter grows its usage by a few KB); a
+ * browser-level CDP session refuses the command (`Internal error`). `SOAK=1` runs more fill/delete cycles.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { CLIENT_PAGE, expect, test } from './fixtures.ts';
+import { APPLICATION } from '../support/seeds.ts';
+
+const SOAK = process.env.SOAK === '1';
+const CYCLES = SOAK ? 6 : 2;
+/** Room left above what the origin uses when the quota is lowered. */
+const HEADROOM = 1_500_000;
+/** Random characters per filler asset. */
+const FILLER = 150_000;
+/** A filler count past which the quota is taken not to bite. */
+const MAX_FILLERS = 60;
+
+interface Written {
+  id: string;
+  raw: string;
+}
+
+declare global {
+  interface Window {
+    __create(raw: string): Promise<{ status: number; body: string }>;
+  }
+}
+
+/** In the page: a create with `raw` as content, answering the status and body. */
+async function installCreate(page: Page): Promise<void> {
+  await page.evaluate((application) => {
+    window.__create = async (raw: string) => {
+      const response = await fetch('/api/assets/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ asset: { application, format: { fragment: { string: { raw } }, classification: { specific: 'txt' } } } }),
+      });
+      return { status: response.status, body: await response.text() };
+    };
+  }, APPLICATION);
+}
+
+/** Creates fillers of random text until the worker answers 507; answers those it stored and the refusal. */
+async function fillUntilFull(page: Page, label: string): Promise<{ stored: Written[]; refusal: { status: number; body: string } }> {
+  return page.evaluate(
+    async ({ label, size, max }) => {
+      const stored: { id: string; raw: string }[] = [];
+      const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+      const random = () => {
+        let out = '';
+        while (out.length < size) {
+          // getRandomValues gives at most 64 KiB at a time.
+          for (const b of crypto.getRandomValues(new Uint8Array(Math.min(65_536, size - out.length)))) out += alphabet[b % alphabet.length];
+        }
+        return out;
+      };
+      for (let i = 0; i < max; i++) {
+        const raw = `${label} filler ${i}\n${random()}`;
+        const reply = await window.__create(raw);
+        if (reply.status !== 200) return { stored, refusal: reply };
+        stored.push({ id: (JSON.parse(reply.body) as { id: string }).id, raw });
+      }
+      return { stored, refusal: { status: 0, body: `no refusal after ${max} fillers` } };
+    },
+    { label, size: FILLER, max: MAX_FILLERS },
+  );
+}
+
+/** Every asset the listing has, with its content. */
+async function readAll(page: Page): Promise<Written[]> {
+  return page.evaluate(async () => {
+    const listed = (await (await fetch('/api/assets?transferables=true')).json()) as { iterable: { id: string; formats: { iterable: { fragment?: { string?: { raw?: string } } }[] } }[] };
+    return listed.iterable.map((a) => ({ id: a.id, raw: a.formats.iterable[0]?.fragment?.string?.raw ?? '' })).sort((a, b) => (a.id < b.id ? -1 : 1));
+  });
+}
+
+const sorted = (items: Written[]) => [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+test(`a full disk: ${CYCLES} times, writes until the real quota refuses (507 JSON), nothing stored is damaged, reads and deletes work, writes work again`, async ({ page }) => {
+  test.setTimeout(SOAK ? 600_000 : 120_000);
+  await page.goto(CLIENT_PAGE);
+  await page.evaluate(() => window.tessera.ready());
+  await installCreate(page);
+
+  // Lowered before the origin's first IndexedDB write: set after one, the override is not enforced.
+  const { usage } = await page.evaluate(() => navigator.storage.estimate());
+  const cdp = await page.context().newCDPSession(page);
+  const origin = new URL(page.url()).origin;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage! + HEADROOM });
+
+  // Stored before the disk fills up.
+  const kept: Written[] = [];
+  for (const raw of ['def kept_one():\n    return 1\n', 'SELECT kept FROM two;\n']) {
+    const reply = await page.evaluate((raw) => window.__create(raw), raw);
+    expect(reply.status).toBe(200);
+    kept.push({ id: (JSON.parse(reply.body) as { id: string }).id, raw });
+  }
+
+  let refusals = 0;
+  const usages: string[] = [];
+  let fillers = 0;
+  for (let cycle = 1; cycle <= CYCLES; cycle++) {
+    const { stored, refusal } = await fillUntilFull(page, `cycle ${cycle}`);
+    fillers += stored.length;
+    // The real quota refused, as a 507 with a clear message.
+    expect(refusal.status, refusal.body).toBe(507);
+    expect(JSON.parse(refusal.body).error).toEqual({ status: 507, code: 'storage_full', message: expect.stringMatching(/storage is full/i) });
+    refusals++;
+    // The lowered quota is in force (CDP says so; the page's estimate() does not), and used up.
+    const full = (await cdp.send('Storage.getUsageAndQuota', { origin })) as { usage: number; quota: number; overrideActive: boolean };
+    expect(full.overrideActive).toBe(true);
+    usages.push(`${full.usage} of ${full.quota}`);
+    // Refused again while full: a create, an update that grows an asset.
+    const again = await page.evaluate(() => window.__create('x'.repeat(10) + crypto.randomUUID().repeat(20_000)));
+    expect(again.status).toBe(507);
+    refusals++;
+    const grown = await page.evaluate(async ({ id, raw }) => {
+      const asset = await (await fetch(`/api/asset/${id}`)).json();
+      asset.formats.iterable[0].fragment.string.raw = raw;
+      const response = await fetch('/api/asset/update', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asset) });
+      return { status: response.status, body: await response.text() };
+    }, { id: kept[0]!.id, raw: Array.from({ length: 40 }, () => crypto.randomUUID()).join('').repeat(100) });
+    expect(grown.status, grown.body).toBe(507);
+    refusals++;
+
+    // Nothing stored is damaged; nothing half-written is there.
+    expect(await readAll(page)).toEqual(sorted([...kept, ...stored]));
+    const found = await page.evaluate(async () => ((await (await fetch('/api/assets/search?query=kept_one')).json()) as { iterable: { identifier: string }[] }).iterable.map((r) => r.identifier));
+    expect(found).toContain(kept[0]!.id);
+
+    // Deletes work on the full disk, and then writes work again.
+    for (const { id } of stored) {
+      const status = await page.evaluate(async (id) => (await fetch(`/api/assets/${id}/delete`, { method: 'POST' })).status, id);
+      expect(status, `delete ${id}`).toBe(200);
+    }
+    expect(await readAll(page)).toEqual(sorted(kept));
+    const raw = `room again ${cycle}\n${randomUUID().repeat(2_000)}`;
+    const room = await page.evaluate((raw) => window.__create(raw), raw);
+    expect(room.status, room.body).toBe(200);
+    kept.push({ id: (JSON.parse(room.body) as { id: string }).id, raw });
+  }
+  expect(await readAll(page)).toEqual(sorted(kept));
+  const figures = `${CYCLES} fill cycles: ${fillers} fillers of ${FILLER} random characters stored, ${refusals} writes refused with 507 (usage when full: ${usages.join(', ')} bytes)`;
+  test.info().annotations.push({ type: 'quota', description: figures });
+  console.log(`full disk: ${figures}`);
+  await cdp.detach();
+});
