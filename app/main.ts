@@ -1,4 +1,5 @@
 import {
+  createApi,
   createRpc,
   installWebSocketShim,
   listFolders,
@@ -20,6 +21,7 @@ declare global {
       ready: typeof ready;
       rpc: typeof rpc;
       createRpc: typeof createRpc;
+      createApi: typeof createApi;
       TesseraRpcError: typeof TesseraRpcError;
       TesseraSocket: typeof TesseraSocket;
       installWebSocketShim: typeof installWebSocketShim;
@@ -36,6 +38,7 @@ window.tessera = {
   ready,
   rpc,
   createRpc,
+  createApi,
   TesseraRpcError,
   TesseraSocket,
   installWebSocketShim,

@@ -121,7 +121,7 @@ self.addEventListener('message', (event) => {
   const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
   if (type === RPC_CONNECT) {
     const port = event.ports[0];
-    if (port) event.waitUntil(acceptRpc(port, async () => (await getApp()).services));
+    if (port) event.waitUntil(acceptRpc(port, getApp));
     return;
   }
   if (type === RPC_KEEPALIVE) {
