@@ -89,7 +89,7 @@ interface WorkerBuild {
 async function bundleServiceWorker(production: boolean, shell?: ShellFiles): Promise<WorkerBuild> {
   const nodeEnv = JSON.stringify(production ? 'production' : 'development');
   const lazy = new Map<string, string>();
-  const scripts: Record<string, string> = {};
+  const scripts: Record<string, { path: string; sha256: string }> = {};
   const hash = createHash('sha256');
   await Promise.all(
     Object.entries(LAZY_SCRIPTS).map(async ([name, source]) => {
@@ -101,12 +101,14 @@ async function bundleServiceWorker(production: boolean, shell?: ShellFiles): Pro
         define: { 'process.env.NODE_ENV': nodeEnv },
       });
       const text = only(result.outputFiles, `lazy script ${name}`);
-      const path = `/lazy/${name}-${createHash('sha256').update(text).digest('hex').slice(0, 10)}.js`;
-      scripts[name] = path;
+      // The worker checks the script's bytes against the full hash before it runs it (worker/core/lazy-script.ts).
+      const sha256 = createHash('sha256').update(text).digest('hex');
+      const path = `/lazy/${name}-${sha256.slice(0, 10)}.js`;
+      scripts[name] = { path, sha256 };
       lazy.set(path, text);
     }),
   );
-  const precache = [...Object.values(scripts).sort(), ...readdirSync(join(repoRoot, LAZY_DATA.from)).sort().map((name) => `${LAZY_DATA.to}${name}`)];
+  const precache = [...Object.values(scripts).map((s) => s.path).sort(), ...readdirSync(join(repoRoot, LAZY_DATA.from)).sort().map((name) => `${LAZY_DATA.to}${name}`)];
   for (const path of precache) hash.update(path);
   for (const name of readdirSync(join(repoRoot, LAZY_DATA.from)).sort()) hash.update(readFileSync(join(repoRoot, LAZY_DATA.from, name)));
   const files = { cache: `tessera-lazy-${hash.digest('hex').slice(0, 10)}`, scripts, precache };

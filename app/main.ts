@@ -1,4 +1,5 @@
 import {
+  createApi,
   createRpc,
   installWebSocketShim,
   listFolders,
@@ -20,6 +21,7 @@ declare global {
       ready: typeof ready;
       rpc: typeof rpc;
       createRpc: typeof createRpc;
+      createApi: typeof createApi;
       TesseraRpcError: typeof TesseraRpcError;
       TesseraSocket: typeof TesseraSocket;
       installWebSocketShim: typeof installWebSocketShim;
@@ -36,6 +38,7 @@ window.tessera = {
   ready,
   rpc,
   createRpc,
+  createApi,
   TesseraRpcError,
   TesseraSocket,
   installWebSocketShim,
@@ -49,10 +52,13 @@ window.tessera = {
 installWebSocketShim();
 
 const BASE = '/api';
-register({ base: BASE }).catch(() => {}); // a failure surfaces through ready()
+const params = new URLSearchParams(location.search);
 // `/?ui=off` is the page with the client alone: a quiet page in the worker's scope for tests of the worker
 // (the live UI fetches after every change, which restarts a worker a test has just stopped).
-const withUi = new URLSearchParams(location.search).get('ui') !== 'off';
+const withUi = params.get('ui') !== 'off';
+// `/?ui=off&register=manual` leaves the registration to the page's scripts (`window.tessera.register(…)`),
+// for tests of the client's options (another base, say).
+if (withUi || params.get('register') !== 'manual') register({ base: BASE }).catch(() => {}); // a failure surfaces through ready()
 // The UI is its own chunk, fetched while the worker starts.
 const ui = withUi ? import('./ui/app.tsx') : undefined;
 ready().then(

@@ -3,6 +3,11 @@
  * `fetch` under the base, answers the wire object, and fails with a `TesseraApiError` carrying the
  * status, code and message of the JSON error body.
  *
+ * Every write sends a fresh `Idempotency-Key` header: when the browser stops the worker before it has
+ * answered and hands the request to the next one, the write still runs once (worker/core/idempotency.ts).
+ * A call that fails with a network error (the stopped worker's fetch was not handed on) is sent again,
+ * up to 3 times, with the same key.
+ *
  * ```ts
  * const api = createApi();                       // base from register(), default '/api'
  * const { rows } = await api.libraryRows();
@@ -40,6 +45,7 @@ export interface AnswerEndpoint {
   enabled?: boolean;
   hasApiKey?: boolean;
 }
+import { IDEMPOTENCY_HEADER } from '../../worker/core/idempotency.ts';
 import { clientDefaults } from './defaults.ts';
 
 export type { Asset, Seed, SearchedAssets, ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
@@ -141,16 +147,30 @@ export interface TesseraApi {
   embeddingProgress(): Promise<EmbeddingProgress>;
 }
 
+/** How often a call is sent when it fails with a network error (see `call`). */
+const NETWORK_ATTEMPTS = 3;
+
 export function createApi(options: ApiOptions = {}): TesseraApi {
   const base = () => (options.base ?? clientDefaults.base).replace(/\/+$/, '');
 
-  async function call<T>(path: string, init: RequestInit & { json?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-    const { json, ...rest } = init;
-    const response = await fetch(`${base()}${path}`, {
-      ...rest,
-      ...(json !== undefined && { body: JSON.stringify(json), headers: { 'content-type': 'application/json' } }),
-      signal: init.signal ?? options.signal ?? null,
-    });
+  /** `write`: the call changes the library, and carries a fresh Idempotency-Key (see the header comment). */
+  async function call<T>(path: string, init: RequestInit & { json?: unknown; signal?: AbortSignal; write?: boolean } = {}): Promise<T> {
+    const { json, write, ...rest } = init;
+    const headers: Record<string, string> = {};
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    if (write) headers[IDEMPOTENCY_HEADER] = crypto.randomUUID();
+    const signal = init.signal ?? options.signal ?? null;
+    let response: Response;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        response = await fetch(`${base()}${path}`, { ...rest, ...(json !== undefined && { body: JSON.stringify(json) }), headers, signal });
+        break;
+      } catch (error) {
+        // A network error (the worker stopped under the request): a read, or a write with its key, is safe
+        // to send again; the key makes a write that did run answer its stored response.
+        if (!(error instanceof TypeError) || signal?.aborted || attempt >= NETWORK_ATTEMPTS) throw error;
+      }
+    }
     const text = await response.text();
     if (!response.ok) {
       let error: { code?: string; message?: string } | undefined;
@@ -165,6 +185,7 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     return (response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T;
   }
   const post = <T>(path: string, json?: unknown, signal?: AbortSignal) => call<T>(path, { method: 'POST', json, ...(signal && { signal }) });
+  const write = <T>(path: string, json?: unknown, method = 'POST') => call<T>(path, { method, json, write: true });
   const q = encodeURIComponent;
 
   return {
@@ -180,24 +201,24 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     websites: () => call<Websites>('/websites'),
     draft: (seed: Seed) => post<Seed>('/assets/draft', seed),
     // writes
-    create: (seed: Seed) => post<Asset>('/assets/create', seed),
-    update: (asset: Asset) => post<Asset>('/asset/update', asset),
-    reclassify: (asset: Asset, ext: ClassificationSpecificEnum) => post<Asset>('/asset/reclassify', { asset, ext }),
-    remove: (id: string) => post<string>(`/assets/${q(id)}/delete`),
-    addTag: (id: string, text: string) => post<Tag>('/tags/create', { text, asset: id }),
-    removeTag: (id: string, tag: string) => post<void>(`/asset/${q(id)}/tags/disassociate/${q(tag)}`),
-    addWebsite: (id: string, url: string, name: string) => post<Website>('/websites/create', { url, name, asset: id }),
-    removeWebsite: (id: string, website: string) => post<void>(`/asset/${q(id)}/websites/disassociate/${q(website)}`),
+    create: (seed: Seed) => write<Asset>('/assets/create', seed),
+    update: (asset: Asset) => write<Asset>('/asset/update', asset),
+    reclassify: (asset: Asset, ext: ClassificationSpecificEnum) => write<Asset>('/asset/reclassify', { asset, ext }),
+    remove: (id: string) => write<string>(`/assets/${q(id)}/delete`),
+    addTag: (id: string, text: string) => write<Tag>('/tags/create', { text, asset: id }),
+    removeTag: (id: string, tag: string) => write<void>(`/asset/${q(id)}/tags/disassociate/${q(tag)}`),
+    addWebsite: (id: string, url: string, name: string) => write<Website>('/websites/create', { url, name, asset: id }),
+    removeWebsite: (id: string, website: string) => write<void>(`/asset/${q(id)}/websites/disassociate/${q(website)}`),
     exportAsset: (id: string, type: ExportType) => call<ExportedAsset>(`/asset/${q(id)}/export?export_type=${type}`),
     conversations: () => call<Conversations>('/conversations'),
     conversation: (id: string) => call<Conversation>(`/conversation/${q(id)}`),
-    renameConversation: (conversation: Conversation, name: string) => post<Conversation>('/conversation/update', { ...conversation, name }),
-    deleteConversation: (id: string) => post<void>(`/conversations/${q(id)}/delete`),
+    renameConversation: (conversation: Conversation, name: string) => write<Conversation>('/conversation/update', { ...conversation, name }),
+    deleteConversation: (id: string) => write<void>(`/conversations/${q(id)}/delete`),
     hints: (input: QGPTHintsInput) => post<QGPTQuestionOutput>('/qgpt/hints', input),
     reprompt: (input: QGPTRepromptInput) => post<QGPTRepromptOutput>('/qgpt/reprompt', input),
     answerEndpoint: () => call<AnswerEndpoint>('/qgpt/settings'),
-    setAnswerEndpoint: (settings) => call<AnswerEndpoint>('/qgpt/settings', { method: 'PUT', json: settings }),
-    clearAnswerEndpoint: () => call<AnswerEndpoint>('/qgpt/settings', { method: 'DELETE' }),
+    setAnswerEndpoint: (settings) => write<AnswerEndpoint>('/qgpt/settings', settings, 'PUT'),
+    clearAnswerEndpoint: () => write<AnswerEndpoint>('/qgpt/settings', undefined, 'DELETE'),
     testAnswerEndpoint: () => post<{ ok: boolean; message: string; models?: string[] }>('/qgpt/settings/test'),
     embedder: () => call<EmbedderInfo>('/embeddings'),
     embeddingProgress: () => call<EmbeddingProgress>('/embeddings/library'),

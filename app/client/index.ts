@@ -3,7 +3,7 @@
  *
  * ```ts
  * import { register, ready } from './client/index.ts';
- * register();            // once, as early as possible
+ * register();            // once, as early as possible (or register({base: '/tessera'}))
  * await ready();         // the worker controls this page and answers under the base
  * const assets = await (await fetch('/api/assets')).json();
  * ```
@@ -12,6 +12,7 @@
  * shim.ts), `rpc()` (the operations as typed calls over a MessageChannel, rpc.ts) and `registerFolder()` /
  * `pickFolder()` (folders the user granted, for `/qgpt/relevance` paths, folders.ts).
  */
+import { checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
 import { clientDefaults } from './defaults.ts';
 
 export { TesseraSocket, type SocketOptions } from './socket.ts';
@@ -22,21 +23,29 @@ export { createApi, TesseraApiError, type TesseraApi, type ApiOptions } from './
 export { watchAssets, type AssetChanges } from './changes.ts';
 
 export interface RegisterOptions {
-  /** Path under which the worker answers the API. Default `'/api'`. */
+  /**
+   * Path under which the worker answers the API. Default `'/api'`. It reaches the worker as a parameter
+   * of its script URL (`/sw.js?base=/tessera`): one base per origin, as there is one worker.
+   */
   base?: string;
+  /** Other paths the worker answers as if they were the base (`['/api']` keeps old URLs working). */
+  aliases?: string[];
   /** URL of the worker script. Default `'/sw.js'`. */
   scriptUrl?: string;
 }
 
 interface Registered {
   base: string;
+  aliases: string[];
   scriptUrl: string;
   registration: Promise<ServiceWorkerRegistration>;
 }
 
 const CLAIM = { type: 'tessera:claim' } as const;
-/** How long to wait for `controllerchange` before asking the worker to claim the page again. */
+/** How long to wait for an active worker, then for `controllerchange`, before asking again. */
 const CLAIM_RETRY_MS = 1000;
+/** Claims asked for before `ready()` gives up on a worker that never takes control of the page. */
+const CLAIM_ATTEMPTS = 15;
 /** Health checks before `ready()` gives up on a worker that answers but not with `ok`. */
 const HEALTH_ATTEMPTS = 20;
 
@@ -51,10 +60,17 @@ clientDefaults.ready = () => ready();
  * registration; calling it again with different options rejects.
  */
 export function register(options: RegisterOptions = {}): Promise<void> {
-  const base = (options.base ?? '/api').replace(/\/+$/, '');
+  let base: string;
+  let aliases: string[];
+  try {
+    base = checkBase(options.base ?? DEFAULT_BASE);
+    aliases = (options.aliases ?? []).map((alias) => checkBase(alias, 'alias'));
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const scriptUrl = options.scriptUrl ?? '/sw.js';
   if (registered) {
-    if (registered.base !== base || registered.scriptUrl !== scriptUrl) {
+    if (registered.base !== base || registered.scriptUrl !== scriptUrl || registered.aliases.join() !== aliases.join()) {
       return Promise.reject(new Error(`tessera: already registered (${registered.scriptUrl}, base ${registered.base})`));
     }
     return registered.registration.then(() => undefined);
@@ -62,8 +78,8 @@ export function register(options: RegisterOptions = {}): Promise<void> {
   if (!('serviceWorker' in navigator)) {
     return Promise.reject(new Error('tessera: service workers are not available (a secure context is required)'));
   }
-  const registration = navigator.serviceWorker.register(scriptUrl, { scope: '/' });
-  const entry: Registered = { base, scriptUrl, registration };
+  const registration = navigator.serviceWorker.register(scriptUrlFor(scriptUrl, { base, aliases }, location.href), { scope: '/' });
+  const entry: Registered = { base, aliases, scriptUrl, registration };
   registered = entry;
   clientDefaults.base = base;
   // A failed registration (offline first visit, script error) may be retried by calling register() again.
@@ -104,16 +120,27 @@ async function becomeReady({ base, registration }: Registered): Promise<void> {
   await waitHealthy(base);
 }
 
+/**
+ * Waits until a worker controls the page, asking the active one to claim it. Gives up after
+ * CLAIM_ATTEMPTS rounds (about 15 s: no worker activates, or none claims the page) with an error.
+ */
 async function takeControl(): Promise<void> {
   const container = navigator.serviceWorker;
-  while (!container.controller) {
+  for (let attempt = 0; !container.controller; attempt++) {
+    if (attempt === CLAIM_ATTEMPTS) {
+      const active = (await Promise.race([container.ready, delay(0).then(() => undefined)]))?.active;
+      throw new Error(
+        `tessera: the worker did not take control of this page after ${CLAIM_ATTEMPTS} attempts (${active ? `active worker ${active.scriptURL} does not claim it` : 'no worker became active'}); reload the page`,
+      );
+    }
     // `ready` resolves once a registration for this page has an active (activating or activated) worker.
-    const { active } = await container.ready;
+    const registration = await Promise.race([container.ready, delay(CLAIM_RETRY_MS).then(() => undefined)]);
     if (container.controller) return;
+    if (!registration) continue;
     const changed = new Promise<void>((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
     // On a first visit the worker claims the page itself on activate; asking again is harmless. After a
     // hard reload nothing else would: the page stays uncontrolled until it asks.
-    active?.postMessage(CLAIM);
+    registration.active?.postMessage(CLAIM);
     await Promise.race([changed, delay(CLAIM_RETRY_MS)]);
   }
 }

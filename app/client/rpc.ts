@@ -14,17 +14,18 @@
  * without notice. The worker holds a Web Lock for its whole life and tells its name when the port is
  * set up; this client queues a request for that lock, which is granted the moment the worker is gone.
  * Then the next call connects again through `navigator.serviceWorker.controller.postMessage`, which
- * starts the worker. The worker acknowledges each call as it arrives, before doing anything: a call the
- * worker never acknowledged never reached it and is sent again on the new connection, write or not; a
- * read that was acknowledged is sent again too; an acknowledged write is not (it may have run): it fails
- * with status 503 and code `rpc_interrupted`.
+ * starts the worker. Every write carries a fresh Idempotency-Key (the worker runs it once per key and
+ * answers a key it has seen with the stored result), so any call, read or write, is sent again on the new
+ * connection, up to 3 times. The worker acknowledges each call as it arrives, before doing anything; the
+ * one write sent without a key (`registerFolder`, which replaces by name) is sent again only when it was
+ * not acknowledged, else it fails with status 503 and code `rpc_interrupted`.
  *
  * Calls on a port are not events to the browser, so they alone would not keep an idle worker alive:
  * while calls are being made, the client also posts a keep-alive message to the worker every 10 s,
  * which keeps it until the calls under way are done.
  */
 import { wrap } from 'comlink';
-import { OPERATIONS } from '../../worker/core/service-operations.ts';
+import { KEYED_CALL, OPERATIONS, UNKEYED_WRITES } from '../../worker/core/service-operations.ts';
 import type { Operation, Services } from '../../worker/core/services.ts';
 import { whenControlled } from './defaults.ts';
 
@@ -197,12 +198,15 @@ export function createRpc(options: RpcOptions = {}): TesseraRpc {
 
   async function call(operation: Operation, args: unknown[]): Promise<unknown> {
     const kind = OPERATIONS[operation];
+    // One key for every attempt of this call: however often it is sent, it runs once.
+    const key = kind === 'write' && !UNKEYED_WRITES.includes(operation) ? crypto.randomUUID() : undefined;
     inFlight++;
     keepAlive();
     try {
       for (let attempt = 1; ; attempt++) {
         const connection = await getConnection();
-        const pending = connection.remote[operation]!(...args).then(
+        const sent = key === undefined ? connection.remote[operation]!(...args) : connection.remote[KEYED_CALL]!(key, operation, args);
+        const pending = sent.then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
         );
@@ -214,12 +218,12 @@ export function createRpc(options: RpcOptions = {}): TesseraRpc {
         if (id !== undefined) connection.acked.delete(id);
         if (outcome === GONE) {
           drop(connection);
-          // Never acknowledged: it never reached the worker, so sending it again is safe, write or not.
-          if ((!acked || kind === 'read') && attempt < ATTEMPTS) continue;
+          // A read, a keyed write, or a call never acknowledged (it never reached the worker): safe to send again.
+          if ((!acked || kind === 'read' || key !== undefined) && attempt < ATTEMPTS) continue;
           throw new TesseraRpcError(
             503,
-            acked && kind === 'write' ? 'rpc_interrupted' : 'rpc_unavailable',
-            acked && kind === 'write'
+            acked && kind === 'write' && key === undefined ? 'rpc_interrupted' : 'rpc_unavailable',
+            acked && kind === 'write' && key === undefined
               ? `The worker stopped during '${operation}'; it may or may not have been done. Read the state before trying again.`
               : `The worker stopped during '${operation}' ${attempt} times.`,
           );

@@ -1,5 +1,6 @@
 import { clientDefaults } from '../client/defaults.ts';
 import { TesseraApiError } from '../client/api.ts';
+import { IDEMPOTENCY_HEADER } from '../../worker/core/idempotency.ts';
 import { download } from './format.ts';
 
 /**
@@ -29,7 +30,9 @@ export async function backUp(base = clientDefaults.base): Promise<string> {
 }
 
 export async function restore(file: Blob, dryRun: boolean, base = clientDefaults.base): Promise<RestoreSummary> {
-  const response = await fetch(`${base}/backup/restore${dryRun ? '?dry_run=true' : ''}`, { method: 'POST', body: file, headers: { 'content-type': 'application/x-ndjson' } });
+  // A key, as every write the client sends: a restore handed to a restarted worker runs once.
+  const headers = { 'content-type': 'application/x-ndjson', [IDEMPOTENCY_HEADER]: crypto.randomUUID() };
+  const response = await fetch(`${base}/backup/restore${dryRun ? '?dry_run=true' : ''}`, { method: 'POST', body: file, headers });
   if (!response.ok) throw await apiError(response);
   return (await response.json()) as RestoreSummary;
 }

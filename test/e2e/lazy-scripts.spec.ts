@@ -113,3 +113,36 @@ test('a typo lookup in a fresh worker loads FlexSearch from the cache, offline',
     await context.unroute(/\/lazy\//);
   }
 });
+
+test("a cached lazy script changed after install is not run: detection falls back to signatures, the copy is dropped, the build's script comes back", async ({
+  appPage: page,
+}) => {
+  await expect.poll(async () => (await page.evaluate(lazyCaches)).flatMap((c) => c.paths)).toContainEqual(expect.stringMatching(/^\/lazy\/languagedetection-/));
+  // Another script under the same name in the cache: it would define the exports (and break detection).
+  const tampered = await page.evaluate(async () => {
+    for (const name of await caches.keys()) {
+      if (!name.startsWith('tessera-lazy-')) continue;
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) {
+        if (!/\/lazy\/languagedetection-/.test(request.url)) continue;
+        const code = 'globalThis.__tesseraLazy_languagedetection = { ModelOperations: class { constructor() { throw new Error("tampered code ran"); } } };';
+        await cache.put(request, new Response(code, { headers: { 'content-type': 'text/javascript' } }));
+        return request.url;
+      }
+    }
+    return undefined;
+  });
+  expect(tampered).toBeDefined();
+  await stopServiceWorkers(page);
+  // Signatures alone (as without the script), not a failure of the tampered code.
+  expect(await page.evaluate(classify, JSON.stringify(fragmentSeed(HASKELL)))).not.toBe('hs');
+  const cachedAgain = await page.evaluate(async (url) => {
+    for (const name of await caches.keys()) if (name.startsWith('tessera-lazy-') && (await (await caches.open(name)).match(url))) return true;
+    return false;
+  }, tampered!);
+  expect(cachedAgain).toBe(false);
+
+  // The next worker fetches the build's script again, checks it, and detection has its model back.
+  await stopServiceWorkers(page);
+  expect(await page.evaluate(classify, JSON.stringify(fragmentSeed(HASKELL)))).toBe('hs');
+});

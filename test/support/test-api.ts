@@ -50,17 +50,17 @@ export async function createTestApi(
     ...(options.now ? { now: options.now } : {}),
   });
 
-  async function call(method: string, path: string, body?: unknown): Promise<Reply> {
-    const init: RequestInit = { method };
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply & { headers: Headers }> {
+    const init: RequestInit = { method, headers };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      init.headers = { 'content-type': 'application/json' };
+      init.headers = { 'content-type': 'application/json', ...headers };
     }
     const response = await app.request(`/api${path}`, init);
     const text = await response.text();
     const contentType = response.headers.get('content-type');
     checkResponse({ method, path: path.split('?')[0], status: response.status, contentType, body: text });
-    return { status: response.status, text, contentType, json: () => JSON.parse(text) };
+    return { status: response.status, text, contentType, headers: response.headers, json: () => JSON.parse(text) };
   }
 
   /** `POST /assets/create`; the created Asset (JSON), or a throw naming the status when it is not 200. */

@@ -6,6 +6,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDB_VERSION, IdbStore } from '../../worker/browser/idb-store.ts';
 import { ApiError } from '../../worker/core/errors.ts';
+import { COLLECTIONS } from '../../worker/core/store/records.ts';
 import { dumpStore } from '../support/dump.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
@@ -126,7 +127,33 @@ describe('IdbStore, opening next to other connections', () => {
     old.close();
     const store = await IdbStore.open(name, { blockedTimeoutMs: 50 });
     // The old connection was a bare database at the previous version: only the last migration's stores exist.
-    expect(await store.read((tx) => tx.getAll('relevant'), ['relevant'])).toEqual([]);
+    expect(await store.read((tx) => tx.getAll('idempotency'), ['idempotency'])).toEqual([]);
+    store.close();
+  });
+
+  it('a database of the version before the idempotency store opens with its records intact and gains the store', async () => {
+    const name = `idb-store-${++n}`;
+    const old = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name, IDB_VERSION - 1);
+      request.onupgradeneeded = () => {
+        for (const c of COLLECTIONS.filter((c) => c !== 'idempotency')) request.result.createObjectStore(c, { keyPath: 'id' });
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = old.transaction('meta', 'readwrite');
+      tx.objectStore('meta').put({ id: 'kept', value: 7 });
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    expect(old.objectStoreNames.contains('idempotency')).toBe(false);
+    old.close();
+    const store = await IdbStore.open(name);
+    expect(await store.read((tx) => tx.get('meta', 'kept'))).toEqual({ id: 'kept', value: 7 });
+    const record = { id: 'k', request: 'POST /api/x', created: 1, expires: 2, size: 0, response: { status: 204, body: '' } };
+    await store.write((tx) => tx.put('idempotency', record), ['idempotency']);
+    expect(await store.read((tx) => tx.get('idempotency', 'k'), ['idempotency'])).toEqual(record);
     store.close();
   });
 

@@ -22,6 +22,7 @@ interface TesseraDB extends DBSchema {
   conversations: { key: string; value: Collections['conversations'] };
   messages: { key: string; value: Collections['messages'] };
   folders: { key: string; value: Collections['folders'] };
+  idempotency: { key: string; value: Collections['idempotency'] };
 }
 
 type Db = IDBPDatabase<TesseraDB>;
@@ -42,6 +43,10 @@ const MIGRATIONS: ((db: Db) => void)[] = [
   (db) => {
     // Question answering: snippet vectors, relevance results, conversations, granted folders.
     for (const name of ['snippets', 'relevant', 'conversations', 'messages', 'folders'] as const) db.createObjectStore(name, { keyPath: 'id' });
+  },
+  (db) => {
+    // The responses of writes sent with an Idempotency-Key (worker/core/idempotency.ts).
+    db.createObjectStore('idempotency', { keyPath: 'id' });
   },
 ];
 

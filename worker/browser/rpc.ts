@@ -12,12 +12,17 @@
  * when the worker goes away during a call, a page that never got the acknowledgement knows the call never
  * reached it (and may send even a write again); with it, a write may have run.
  *
+ * A write comes as `keyed(key, operation, args)` with an Idempotency-Key (services.ts runKeyedOperation):
+ * sent again after the worker went away, acknowledged or not, it runs once.
+ *
  * Results are the wire objects the routes answer (keys whose value is undefined removed, as JSON would);
  * a failure is thrown as the HTTP error body `{error: {status, code, message}}`.
  */
 import { expose } from 'comlink';
 import { ApiError } from '../core/errors.ts';
-import { asApiError, type Services } from '../core/services.ts';
+import type { Context } from '../core/deps.ts';
+import { KEYED_CALL } from '../core/service-operations.ts';
+import { asApiError, runKeyedOperation, type Services } from '../core/services.ts';
 
 export const RPC_CONNECT = 'tessera:rpc';
 export const RPC_READY = 'tessera:rpc-ready';
@@ -72,14 +77,22 @@ function dropUndefined<T>(value: T): T {
   return value;
 }
 
-function remoteServices(services: () => Promise<Services>): Services {
+/** What the RPC path runs on: the services and their context (for keyed writes). */
+export interface RpcHost {
+  services: Services;
+  ctx: Context;
+}
+
+function remoteServices(host: () => Promise<RpcHost>): Services {
   return new Proxy({} as Services, {
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
       return async (...args: unknown[]) => {
         begin();
         try {
-          const target = await services();
+          const { services: target, ctx } = await host();
+          // `keyed(key, operation, args)`: a write run once per Idempotency-Key.
+          if (name === KEYED_CALL) return dropUndefined(await runKeyedOperation(ctx, args[0], args[1], args[2]));
           const operation = (target as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[name];
           if (typeof operation !== 'function' || !Object.hasOwn(target, name)) {
             throw new ApiError(404, 'operation_not_found', `No RPC operation '${name}'.`);
@@ -96,13 +109,13 @@ function remoteServices(services: () => Promise<Services>): Services {
 }
 
 /** Serves the services on a port a page sent; replies `{type: RPC_READY, lock}` once it listens. */
-export async function acceptRpc(port: MessagePort, services: () => Promise<Services>): Promise<void> {
+export async function acceptRpc(port: MessagePort, host: () => Promise<RpcHost>): Promise<void> {
   const lock = await holdLifetimeLock();
   // Added before comlink's listener, so it runs first, in the same task as the message's arrival.
   port.addEventListener('message', (event: MessageEvent<{ id?: unknown }>) => {
     const id = event.data?.id;
     if (typeof id === 'string') port.postMessage({ type: RPC_ACK, ack: id }); // not `id`: comlink would take it for the reply
   });
-  expose(remoteServices(services), port);
+  expose(remoteServices(host), port);
   port.postMessage({ type: RPC_READY, lock });
 }

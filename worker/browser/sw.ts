@@ -7,8 +7,9 @@
  *   app shell (./app-shell.ts: the page, its scripts, the manifest) into Cache Storage, so they load
  *   offline; activation drops other builds' copies.
  * - Own `fetch` listener (not `hono/service-worker`'s `handle()`, which re-fetches every 404 from the
- *   network): a same-origin request whose path is the base or lies under it is answered by the service
- *   app, an unknown route included (JSON 404); a GET of a shell file or a navigation to the page is
+ *   network): a same-origin request whose path is the base or lies under it (or under an alias) is
+ *   answered by the service app, an unknown route included (JSON 404). The base is `/api` unless the
+ *   script URL names another (`/sw.js?base=/tessera`, set by `register({base})`); a GET of a shell file or a navigation to the page is
  *   answered from the shell's cache, else the network. Everything else passes through to the network.
  * - `message` `{type: 'tessera:claim'}` -> `clients.claim()`, then a `{type: 'tessera:claimed'}` reply:
  *   a hard-reloaded page is uncontrolled though this worker is active, and asks to be claimed.
@@ -19,6 +20,7 @@
  *   BroadcastChannel `tessera-stream-head`: a page's stream that missed an event (published by a worker
  *   stopped right after its commit) catches up.
  */
+import { apiPath, basePathsOf, DEFAULT_BASE, type BasePaths } from '../core/base-path.ts';
 import { ApiError } from '../core/errors.ts';
 import { lastSeq } from '../core/feed/commit.ts';
 import { dropOldLazyCaches, precacheLazyFiles } from '../core/lazy-script.ts';
@@ -29,10 +31,23 @@ import { createServiceApp, type ServiceApp } from './service-app.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
-const BASE = '/api';
+/**
+ * Where the API is answered: the base (and aliases) `register()` put on this script's URL
+ * (`/sw.js?base=/tessera&alias=/api`, ../core/base-path.ts); `/api` when it names none. A script URL
+ * naming a bad one answers under the default, and says so in the console.
+ */
+const PATHS = ((): BasePaths => {
+  try {
+    return basePathsOf(self.location.href);
+  } catch (error) {
+    console.error(error);
+    return { base: DEFAULT_BASE, aliases: [] };
+  }
+})();
+const BASE = PATHS.base;
 
 /**
- * `GET /api/__echo` -> 200 `{}`, answered here without touching the app or IndexedDB. It measures the
+ * `GET <base>/__echo` -> 200 `{}`, answered here without touching the app or IndexedDB. It measures the
  * transport floor of the fetch path (page -> worker -> page) for the benchmark; not part of the API.
  */
 const ECHO_PATH = `${BASE}/__echo`;
@@ -104,24 +119,33 @@ self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname !== BASE && !url.pathname.startsWith(`${BASE}/`)) {
+  const path = apiPath(url.pathname, PATHS);
+  if (path === undefined) {
     const shell = shellResponse(request, url);
     if (shell) event.respondWith(shell);
     return;
   }
-  if (url.pathname === ECHO_PATH && request.method === 'GET') {
+  if (path === ECHO_PATH && request.method === 'GET') {
     event.respondWith(Response.json({}));
     return;
   }
-  event.respondWith(answer(request));
+  event.respondWith(answer(path === url.pathname ? request : underBase(request, url, path)));
 });
+
+/** A request under an alias, as the same request under the base. */
+function underBase(request: Request, url: URL, path: string): Request {
+  const moved = new URL(url);
+  moved.pathname = path;
+  // `duplex` lets a streamed body (a backup restore) move to the new request.
+  return new Request(moved, { method: request.method, headers: request.headers, body: request.body, signal: request.signal, duplex: 'half' } as RequestInit);
+}
 
 self.addEventListener('message', (event) => {
   const data: unknown = event.data;
   const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
   if (type === RPC_CONNECT) {
     const port = event.ports[0];
-    if (port) event.waitUntil(acceptRpc(port, async () => (await getApp()).services));
+    if (port) event.waitUntil(acceptRpc(port, getApp));
     return;
   }
   if (type === RPC_KEEPALIVE) {

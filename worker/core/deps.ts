@@ -2,6 +2,7 @@ import { AssetCache } from './assets/asset-cache.ts';
 import type { Classifier } from './assets/classifier.ts';
 import type { Embedder } from './embed/embedder.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
+import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
 import { NO_FILES, type FileSource } from './qgpt/files.ts';
 import type { Store } from './store/store.ts';
@@ -29,8 +30,11 @@ export interface Deps {
   fetch?: typeof fetch;
 }
 
-/** Deps with every default filled in: what domain services receive. */
-export type Context = Required<Deps>;
+/**
+ * Deps with every default filled in: what domain services receive. A keyed write request's Context also
+ * carries its Idempotency-Key (see idempotency.ts).
+ */
+export type Context = Required<Deps> & { idempotency?: IdempotencyScope };
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** A backup carries the whole library, content bytes included: far more than one request body. */

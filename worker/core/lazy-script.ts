@@ -9,8 +9,15 @@
  * `globalThis.__tesseraLazy_<name>`, and defines `TESSERA_LAZY_SCRIPTS` (true) and `TESSERA_LAZY` (the
  * files and the cache that holds them). The worker's install handler copies those files, and the
  * language model's, into Cache Storage (`precacheLazyFiles`), so they load offline; `loadLazyScript`
- * reads one (cache first), evaluates it with an indirect `eval` (global scope; a worker served without
- * a Content-Security-Policy may) and returns its exports.
+ * reads one (cache first), checks its bytes against the SHA-256 the build computed (SubtleCrypto), and
+ * only then evaluates it with an indirect `eval` (global scope) and returns its exports. A script whose
+ * hash differs (changed in the cache or on the way) is never run: the load fails as for a missing
+ * script (the feature falls back the same way), with a console warning, and the cached copy is dropped
+ * so that the next load fetches it again.
+ *
+ * The worker's Content-Security-Policy, if it is served with one, must allow `eval` (`script-src
+ * 'unsafe-eval'`) for these scripts and `'wasm-unsafe-eval'` for the embedder's WebAssembly (README,
+ * "Hosting").
  *
  * Everywhere else (Node, vitest) `TESSERA_LAZY_SCRIPTS` is undefined and the callers take their plain
  * `import()`. They test `typeof TESSERA_LAZY_SCRIPTS` at the call site, so that in the worker build the
@@ -24,8 +31,8 @@ declare const TESSERA_LAZY_SCRIPTS: true;
 export interface LazyFiles {
   /** The Cache Storage cache that holds this build's files (its name changes with them). */
   cache: string;
-  /** Script name -> URL path. */
-  scripts: Record<string, string>;
+  /** Script name -> its URL path and the SHA-256 (hex) of its bytes, whose first 10 digits name the file. */
+  scripts: Record<string, { path: string; sha256: string }>;
   /** Every URL path to keep offline: the scripts and the data files they read. */
   precache: string[];
 }
@@ -41,21 +48,37 @@ export function fetchCached(url: string): Promise<Response> {
   return cacheFirst(lazyFiles()?.cache, url);
 }
 
-/** The exports of the lazy script `name` (worker build only), evaluated once per worker lifetime. */
+/**
+ * The exports of the lazy script `name` (worker build only), evaluated once per worker lifetime, and
+ * only when its bytes have the SHA-256 the build recorded (see above).
+ */
 export async function loadLazyScript<T>(name: string): Promise<T> {
   const key = `__tesseraLazy_${name}`;
   const g = globalThis as Record<string, unknown>;
   if (g[key] === undefined) {
-    const path = lazyFiles()?.scripts[name];
-    if (!path) throw new Error(`lazy script ${name}: not part of this build`);
-    const url = new URL(path, typeof location === 'undefined' ? undefined : location.href).href;
+    const files = lazyFiles();
+    const script = files?.scripts[name];
+    if (!script) throw new Error(`lazy script ${name}: not part of this build`);
+    const url = new URL(script.path, typeof location === 'undefined' ? undefined : location.href).href;
     const response = await fetchCached(url);
     if (!response.ok) throw new Error(`lazy script ${name}: GET ${url} answered ${response.status}`);
-    const code = await response.text();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const sha256 = toHex(await crypto.subtle.digest('SHA-256', bytes));
+    if (sha256 !== script.sha256) {
+      const message = `lazy script ${name}: ${url} is not the build's (SHA-256 ${sha256}, expected ${script.sha256}); not run`;
+      console.warn(message);
+      if (files && typeof caches !== 'undefined') await caches.open(files.cache).then((cache) => cache.delete(url)).catch(() => false);
+      throw new Error(message);
+    }
+    const code = new TextDecoder().decode(bytes);
     if (g[key] === undefined) (0, eval)(`${code}\n//# sourceURL=${url}`);
     if (g[key] === undefined) throw new Error(`lazy script ${name}: ${url} did not define ${key}`);
   }
   return g[key] as T;
+}
+
+function toHex(digest: ArrayBuffer): string {
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Install time: puts this build's lazy files into its cache (a failure fails the install, to be retried). */

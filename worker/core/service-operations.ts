@@ -42,3 +42,12 @@ export const OPERATIONS = {
   registerFolder: 'write',
   removeFolder: 'write',
 } as const satisfies Record<Operation, 'read' | 'write'>;
+
+/**
+ * Writes the RPC path runs without an Idempotency-Key: `registerFolder` replaces the folder of its name
+ * (sending it twice does no harm), and its handle is no JSON to keep. Every other write is keyed.
+ */
+export const UNKEYED_WRITES: readonly Operation[] = ['registerFolder'];
+
+/** The RPC method that runs a write once per key: `keyed(key, operation, args)` (see services.ts). */
+export const KEYED_CALL = 'keyed';

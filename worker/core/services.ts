@@ -52,6 +52,8 @@ import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
 import { ConversationUpdateSchema, deleteConversation, getConversation, listConversations, updateConversation } from './qgpt/conversations.ts';
 import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
 import { describeIssues } from './routes/http.ts';
+import { checkKey, runOnce } from './idempotency.ts';
+import { OPERATIONS, UNKEYED_WRITES } from './service-operations.ts';
 
 export type { LinkPath };
 
@@ -223,6 +225,24 @@ function linkKind(kind: unknown): LinkKind {
   const found = linkKindOf(kind);
   if (!found) throw badRequest(`Cannot associate '${String(kind)}'; use tags, websites or workstream_summaries.`);
   return found;
+}
+
+/**
+ * A write operation sent with an Idempotency-Key (the RPC path's `keyed` calls): run once per key, on
+ * the Context carrying it, as a keyed HTTP write is (idempotency.ts). Answers the operation's result, or
+ * for a key seen before the result stored then (its JSON). A read, or an unknown operation, is a 400.
+ */
+export async function runKeyedOperation(ctx: Context, key: unknown, operation: unknown, args: unknown): Promise<unknown> {
+  const name = typeof operation === 'string' && Object.hasOwn(OPERATIONS, operation) ? (operation as Operation) : undefined;
+  if (!name || OPERATIONS[name] !== 'write' || UNKEYED_WRITES.includes(name)) {
+    throw badRequest(`'${String(operation)}' is not a write that takes an Idempotency-Key.`, 'invalid_parameter');
+  }
+  const list = Array.isArray(args) ? args : [];
+  const run = (scoped: Context) => (createServices(scoped)[name] as (...a: unknown[]) => Promise<unknown>)(...list);
+  const respond = (out: unknown) => ({ status: 200, contentType: 'application/json', body: out === undefined ? '' : JSON.stringify(out) });
+  const outcome = await runOnce(ctx, checkKey(key), `RPC ${name}`, respond, run);
+  if (!outcome.replayed) return outcome.result;
+  return outcome.response.body === '' ? undefined : JSON.parse(outcome.response.body);
 }
 
 /** Any error as the ApiError the HTTP API would answer (the same mapping as the app's error handler). */

@@ -29,7 +29,7 @@ export async function importAssets(ctx: Context, seeds: Seeds): Promise<Flattene
       throw error;
     }
   }
-  const ids = await commit(ctx, async (tx, log) => {
+  return commit(ctx, async (tx, log) => {
     const out: string[] = new Array(prepared.length);
     const store = async (i: number) => {
       out[i] = (await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined)).id;
@@ -42,7 +42,7 @@ export async function importAssets(ctx: Context, seeds: Seeds): Promise<Flattene
     for (let i = 0; i < apart.length; i += PARALLEL) await Promise.all(apart.slice(i, i + PARALLEL).map(store));
     for (const [i, p] of prepared.entries()) if (shares(p)) await store(i);
     for (const id of out) log.created(id);
-    return out;
+    // Made in the transaction: a keyed request keeps it as its response.
+    return build.references(out);
   });
-  return build.references(ids);
 }

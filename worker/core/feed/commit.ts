@@ -1,4 +1,5 @@
 import type { Context } from '../deps.ts';
+import { keyedWrite } from '../idempotency.ts';
 import type { ChangeRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 import type { ChangeEvent } from './feed.ts';
@@ -28,11 +29,12 @@ export const changeKey = (seq: number) => String(seq).padStart(16, '0');
 /**
  * Runs one write as one transaction, numbers its changes and appends them to the change log inside
  * that transaction, and publishes them only after the commit, so a listener never hears of a write
- * that did not happen and a reader that missed an event finds it in the log.
+ * that did not happen and a reader that missed an event finds it in the log. For a request sent with an
+ * Idempotency-Key, the same transaction stores its response under the key (idempotency.ts).
  */
 export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>): Promise<T> {
   const events: ChangeEvent[] = [];
-  const result = await ctx.store.write(async (tx) => {
+  const result = await keyedWrite(ctx, async (tx) => {
     const log = new ChangeLog();
     const out = await fn(tx, log);
     if (log.changes.size > 0) {

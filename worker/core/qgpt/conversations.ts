@@ -6,6 +6,7 @@
 import type { Context } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
+import { keyedWrite } from '../idempotency.ts';
 import { runningRequests } from '../streams/running.ts';
 import * as build from '../model/build.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
@@ -161,13 +162,17 @@ export const ConversationUpdateSchema = lazySchema(() => ConversationSchema.part
  * the service's and stay as stored. 404 for an unknown id.
  */
 export async function updateConversation(ctx: Context, input: { id: string; name?: string | null }): Promise<Conversation> {
-  const updated = await ctx.store.write(async (tx) => {
-    const record = await tx.get('conversations', input.id);
-    if (!record) throw notFound('conversation', input.id);
-    if (input.name != null && input.name.trim() !== '') record.name = input.name.trim().slice(0, 200);
-    record.updated = ctx.now().toISOString();
-    await tx.put('conversations', record);
-    return { record, messages: await tx.getMany('messages', record.messages) };
-  }, ['conversations', 'messages']);
-  return build.conversation(updated.record, updated.messages);
+  // The Conversation is made in the transaction: a keyed request keeps it as its response.
+  return keyedWrite(
+    ctx,
+    async (tx) => {
+      const record = await tx.get('conversations', input.id);
+      if (!record) throw notFound('conversation', input.id);
+      if (input.name != null && input.name.trim() !== '') record.name = input.name.trim().slice(0, 200);
+      record.updated = ctx.now().toISOString();
+      await tx.put('conversations', record);
+      return build.conversation(record, await tx.getMany('messages', record.messages));
+    },
+    ['conversations', 'messages'],
+  );
 }

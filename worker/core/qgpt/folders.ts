@@ -6,6 +6,7 @@
  */
 import type { Context } from '../deps.ts';
 import { ApiError, invalid } from '../errors.ts';
+import { keyedWrite } from '../idempotency.ts';
 import { folderNameProblem } from './files.ts';
 
 /** A registered folder as the API answers it. */
@@ -65,10 +66,12 @@ export async function registerFolder(ctx: Context, name: unknown, handle: unknow
 
 /** Forgets the folder registered under `name` (404 when there is none). */
 export async function removeFolder(ctx: Context, name: string): Promise<void> {
-  const found = await ctx.store.write(async (tx) => {
-    if (!(await tx.get('folders', name))) return false;
-    await tx.delete('folders', name);
-    return true;
-  }, ['folders']);
-  if (!found) throw new ApiError(404, 'folder_not_found', `No folder named '${name}' is registered.`);
+  await keyedWrite(
+    ctx,
+    async (tx) => {
+      if (!(await tx.get('folders', name))) throw new ApiError(404, 'folder_not_found', `No folder named '${name}' is registered.`);
+      await tx.delete('folders', name);
+    },
+    ['folders'],
+  );
 }

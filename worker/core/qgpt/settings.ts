@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import type { Context } from '../deps.ts';
+import { keyedWrite } from '../idempotency.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 
 export const SETTINGS_ID = 'qgpt.settings';
@@ -55,12 +56,28 @@ export async function activeChatSettings(ctx: Context): Promise<ChatSettings | u
   return settings && settings.enabled !== false ? settings : undefined;
 }
 
-export async function writeChatSettings(ctx: Context, settings: ChatSettings): Promise<void> {
-  await ctx.store.write((tx) => tx.put('meta', { id: SETTINGS_ID, value: settings }), ['meta']);
+/** Stores the settings; answers them as GET /qgpt/settings does (the answer a keyed PUT keeps). */
+export function writeChatSettings(ctx: Context, settings: ChatSettings): Promise<PublicChatSettings> {
+  return keyedWrite(
+    ctx,
+    async (tx) => {
+      await tx.put('meta', { id: SETTINGS_ID, value: settings });
+      return publicSettings(settings);
+    },
+    ['meta'],
+  );
 }
 
-export async function clearChatSettings(ctx: Context): Promise<void> {
-  await ctx.store.write((tx) => tx.delete('meta', SETTINGS_ID), ['meta']);
+/** Clears the settings; answers `{configured: false}`. */
+export function clearChatSettings(ctx: Context): Promise<PublicChatSettings> {
+  return keyedWrite(
+    ctx,
+    async (tx) => {
+      await tx.delete('meta', SETTINGS_ID);
+      return publicSettings(undefined);
+    },
+    ['meta'],
+  );
 }
 
 export function publicSettings(settings: ChatSettings | undefined): PublicChatSettings {

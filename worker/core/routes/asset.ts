@@ -9,6 +9,7 @@ import { badRequest } from '../errors.ts';
 import { changeLink, linkKindOf } from '../links/associate.ts';
 import { AssetReclassificationSchema, SeededAccessorSchema, SeededScoreIncrementSchema } from '../model/schemas.ts';
 import { queryFlag, readBody, requireBody } from './http.ts';
+import { json, keyed, noContent } from './idempotent.ts';
 
 
 
@@ -17,14 +18,16 @@ export function assetRoutes(ctx: Context) {
   const app = new Hono();
   const transferables = (c: HonoContext) => ({ transferables: queryFlag(c, 'transferables', true) });
 
-  app.post('/update', async (c) => {
-    const input = await requireBody(c, AssetUpdateSchema, ctx.maxBodyBytes, 'Asset');
-    return c.json(await updateAsset(ctx, input, transferables(c)));
-  });
-  app.post('/reclassify', async (c) => {
-    const input = await requireBody(c, AssetReclassificationSchema, ctx.maxBodyBytes, 'AssetReclassification');
-    return c.json(await reclassifyAsset(ctx, input, transferables(c)));
-  });
+  app.post(
+    '/update',
+    keyed(ctx, json, async (c, ctx) => updateAsset(ctx, await requireBody(c, AssetUpdateSchema, ctx.maxBodyBytes, 'Asset'), transferables(c))),
+  );
+  app.post(
+    '/reclassify',
+    keyed(ctx, json, async (c, ctx) =>
+      reclassifyAsset(ctx, await requireBody(c, AssetReclassificationSchema, ctx.maxBodyBytes, 'AssetReclassification'), transferables(c)),
+    ),
+  );
 
   app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
   app.post('/:asset', async (c) => {
@@ -39,16 +42,17 @@ export function assetRoutes(ctx: Context) {
     const type = parseExportType(c.req.query('export_type'));
     return c.json(await exportAsset(ctx, c.req.param('asset'), type));
   });
-  app.post('/:asset/scores/increment', async (c) => {
-    const increment = await readBody(c, SeededScoreIncrementSchema, ctx.maxBodyBytes);
-    await incrementScores(ctx, c.req.param('asset'), increment);
-    return c.body(null, 204);
-  });
-  app.post('/:asset/:kind/:action{associate|disassociate}/:id', async (c) => {
-    const kind = linkKindOf(c.req.param('kind'));
-    if (!kind) throw badRequest(`Cannot associate '${c.req.param('kind')}'; use tags, websites or workstream_summaries.`);
-    await changeLink(ctx, kind, c.req.param('asset'), c.req.param('id'), c.req.param('action') === 'associate');
-    return c.body(null, 204);
-  });
+  app.post(
+    '/:asset/scores/increment',
+    keyed(ctx, noContent, async (c, ctx) => incrementScores(ctx, c.req.param('asset')!, await readBody(c, SeededScoreIncrementSchema, ctx.maxBodyBytes))),
+  );
+  app.post(
+    '/:asset/:kind/:action{associate|disassociate}/:id',
+    keyed(ctx, noContent, async (c, ctx) => {
+      const kind = linkKindOf(c.req.param('kind'));
+      if (!kind) throw badRequest(`Cannot associate '${c.req.param('kind')}'; use tags, websites or workstream_summaries.`);
+      await changeLink(ctx, kind, c.req.param('asset')!, c.req.param('id')!, c.req.param('action') === 'associate');
+    }),
+  );
   return app;
 }

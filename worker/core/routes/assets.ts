@@ -8,14 +8,15 @@ import type { Context } from '../deps.ts';
 import { SeedSchema, SeedsSchema } from '../model/schemas.ts';
 import { suggestedAssets } from '../search/discover.ts';
 import { queryFlag, readBody, requireBody } from './http.ts';
+import { json, keyed, text } from './idempotent.ts';
 
 /** The collection operations under `/assets`. */
 export function assetsRoutes(ctx: Context) {
   const app = new Hono();
   const transferables = (c: Parameters<typeof queryFlag>[0]) => ({ transferables: queryFlag(c, 'transferables', true) });
 
-  app.post('/create', async (c) => c.json(await createAsset(ctx, await readBody(c, SeedSchema, ctx.maxBodyBytes), transferables(c))));
-  app.post('/import', async (c) => c.json(await importAssets(ctx, await requireBody(c, SeedsSchema, ctx.maxBodyBytes, 'Seeds'))));
+  app.post('/create', keyed(ctx, json, async (c, ctx) => createAsset(ctx, await readBody(c, SeedSchema, ctx.maxBodyBytes), transferables(c))));
+  app.post('/import', keyed(ctx, json, async (c, ctx) => importAssets(ctx, await requireBody(c, SeedsSchema, ctx.maxBodyBytes, 'Seeds'))));
   app.post('/draft', async (c) => {
     const seed = await readBody(c, SeedSchema, ctx.maxBodyBytes);
     return c.json(await draftSeed(ctx, seed));
@@ -30,6 +31,6 @@ export function assetsRoutes(ctx: Context) {
   });
   app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
   app.get('/:asset/formats', async (c) => c.json(await getFormats(ctx, c.req.param('asset'), transferables(c))));
-  app.post('/:asset/delete', async (c) => c.text(await deleteAsset(ctx, c.req.param('asset'))));
+  app.post('/:asset/delete', keyed(ctx, text, async (c, ctx) => deleteAsset(ctx, c.req.param('asset')!)));
   return app;
 }

@@ -4,6 +4,7 @@ import { restoreBackup } from '../backup/restore.ts';
 import { backupFilename, backupStream } from '../backup/write.ts';
 import type { Context } from '../deps.ts';
 import { bodyChunks, queryFlag } from './http.ts';
+import { json, keyed } from './idempotent.ts';
 
 /**
  * `/backup`: Tessera's own API (not part of the desktop API) to take the whole library out and back in
@@ -29,10 +30,13 @@ export function backupRoutes(ctx: Context) {
       },
     });
   });
-  app.post('/restore', async (c) => {
-    const dryRun = queryFlag(c, 'dry_run', false);
-    const backup = await readBackup(bodyChunks(c.req.raw, ctx.maxRestoreBytes));
-    return c.json(await restoreBackup(ctx, backup, { dryRun }));
-  });
+  app.post(
+    '/restore',
+    keyed(ctx, json, async (c, ctx) => {
+      const dryRun = queryFlag(c, 'dry_run', false);
+      const backup = await readBackup(bodyChunks(c.req.raw, ctx.maxRestoreBytes));
+      return restoreBackup(ctx, backup, { dryRun });
+    }),
+  );
   return app;
 }

@@ -3,6 +3,7 @@ import type { Context } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { ConversationUpdateSchema } from '../qgpt/conversations.ts';
 import { requireBody } from './http.ts';
+import { json, keyed, noContent } from './idempotent.ts';
 
 /**
  * `/conversations` and `/conversation`: the stored `/qgpt/stream` conversations (the desktop API's paths,
@@ -19,17 +20,19 @@ export function conversationRoutes(ctx: Context) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', async (c) => c.json(await services.listConversations()));
-  app.post('/:conversation/delete', async (c) => {
-    await services.deleteConversation(c.req.param('conversation'));
-    return c.body(null, 204);
-  });
+  app.post('/:conversation/delete', keyed(ctx, noContent, async (c, ctx) => createServices(ctx).deleteConversation(c.req.param('conversation')!)));
   return app;
 }
 
 export function conversationItemRoutes(ctx: Context) {
   const app = new Hono();
   const services = createServices(ctx);
-  app.post('/update', async (c) => c.json(await services.updateConversation(await requireBody(c, ConversationUpdateSchema, ctx.maxBodyBytes, 'Conversation'))));
+  app.post(
+    '/update',
+    keyed(ctx, json, async (c, ctx) =>
+      createServices(ctx).updateConversation(await requireBody(c, ConversationUpdateSchema, ctx.maxBodyBytes, 'Conversation')),
+    ),
+  );
   app.get('/:conversation', async (c) => c.json(await services.getConversation(c.req.param('conversation'))));
   return app;
 }

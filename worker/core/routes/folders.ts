@@ -1,6 +1,7 @@
 import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
 import { listFolders, removeFolder } from '../qgpt/folders.ts';
+import { keyed, noContent } from './idempotent.ts';
 
 /**
  * `/folders`: Tessera's own API over the folders granted for `/qgpt/relevance` paths (qgpt/folders.ts).
@@ -11,9 +12,6 @@ import { listFolders, removeFolder } from '../qgpt/folders.ts';
 export function folderRoutes(ctx: Context) {
   const app = new Hono();
   app.get('/', async (c) => c.json(await listFolders(ctx)));
-  app.delete('/:name', async (c) => {
-    await removeFolder(ctx, c.req.param('name'));
-    return c.body(null, 204);
-  });
+  app.delete('/:name', keyed(ctx, noContent, async (c, ctx) => removeFolder(ctx, c.req.param('name')!)));
   return app;
 }

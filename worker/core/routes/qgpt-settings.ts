@@ -3,6 +3,7 @@ import type { Context } from '../deps.ts';
 import { ChatError, streamChat } from '../qgpt/answer/chat.ts';
 import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings } from '../qgpt/settings.ts';
 import { requireBody } from './http.ts';
+import { json, keyed } from './idempotent.ts';
 
 /**
  * `/qgpt/settings`: Tessera's own API (not part of the desktop API) for the chat-completions endpoint of
@@ -20,11 +21,10 @@ const TEST_TIMEOUT_MS = 10_000;
 export function qgptSettingsRoutes(ctx: Context) {
   const app = new Hono();
   app.get('/', async (c) => c.json(publicSettings(await readChatSettings(ctx))));
-  app.put('/', async (c) => {
-    const settings = await requireBody(c, ChatSettingsSchema, ctx.maxBodyBytes, '{url, model, apiKey?, enabled?}');
-    await writeChatSettings(ctx, settings);
-    return c.json(publicSettings(settings));
-  });
+  app.put(
+    '/',
+    keyed(ctx, json, async (c, ctx) => writeChatSettings(ctx, await requireBody(c, ChatSettingsSchema, ctx.maxBodyBytes, '{url, model, apiKey?, enabled?}'))),
+  );
   app.post('/test', async (c) => {
     const settings = await readChatSettings(ctx);
     if (!settings) return c.json({ ok: false, message: 'No answer endpoint is set.' });
@@ -37,9 +37,6 @@ export function qgptSettingsRoutes(ctx: Context) {
       return c.json({ ok: false, message: `${settings.url} did not answer: ${error.reason}` });
     }
   });
-  app.delete('/', async (c) => {
-    await clearChatSettings(ctx);
-    return c.json(publicSettings(undefined));
-  });
+  app.delete('/', keyed(ctx, json, async (_c, ctx) => clearChatSettings(ctx)));
   return app;
 }

@@ -235,6 +235,24 @@ export interface FolderRecord {
   handle: unknown;
 }
 
+/**
+ * The response a write with an `Idempotency-Key` answered, kept (written in the write's own transaction)
+ * so that the same request sent again is answered with it instead of writing again; id = the key.
+ * See worker/core/idempotency.ts.
+ */
+export interface IdempotencyRecord {
+  id: string;
+  /** What the key was used for: `POST /api/assets/create?…` or `RPC createAsset`. */
+  request: string;
+  /** Epoch ms. */
+  created: number;
+  /** Epoch ms; after it the key is forgotten. */
+  expires: number;
+  /** The response body's length, for the bound on what is kept. */
+  size: number;
+  response: { status: number; contentType?: string; body: string };
+}
+
 export interface Collections {
   assets: AssetRecord;
   formats: FormatRecord;
@@ -253,6 +271,7 @@ export interface Collections {
   conversations: ConversationRecord;
   messages: MessageRecord;
   folders: FolderRecord;
+  idempotency: IdempotencyRecord;
 }
 
 export type CollectionName = keyof Collections;
@@ -275,4 +294,5 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'conversations',
   'messages',
   'folders',
+  'idempotency',
 ];
