@@ -46,6 +46,9 @@ export interface AnswerEndpoint {
   hasApiKey?: boolean;
 }
 import { IDEMPOTENCY_HEADER } from '../../worker/core/idempotency.ts';
+
+/** The request header that makes a write run once however often it is sent (worker/core/idempotency.ts). */
+export { IDEMPOTENCY_HEADER };
 import { clientDefaults } from './defaults.ts';
 
 export type { Asset, Seed, SearchedAssets, ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';

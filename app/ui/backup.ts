@@ -1,6 +1,5 @@
 import { clientDefaults } from '../client/defaults.ts';
-import { TesseraApiError } from '../client/api.ts';
-import { IDEMPOTENCY_HEADER } from '../../worker/core/idempotency.ts';
+import { IDEMPOTENCY_HEADER, TesseraApiError } from '../client/api.ts';
 import { download } from './format.ts';
 
 /**

@@ -20,6 +20,11 @@ export const SCHEMA_HISTORY: SchemaVersion[] = [
   { version: 2, stores: [...V1, 'changes'], since: '7106f07 (the durable change log)' },
   { version: 3, stores: [...V1, 'changes', 'indexes'], since: '494227b (the saved search index)' },
   { version: 4, stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders'], since: 'b6fbc2e (question answering)' },
+  {
+    version: 5,
+    stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders', 'idempotency'],
+    since: 'c97aa34 (writes run once per Idempotency-Key)',
+  },
 ];
 
 /** Today's IndexedDB version as SCHEMA_HISTORY knows it (test/unit/upgrades.test.ts checks it is IDB_VERSION). */
