@@ -14,6 +14,7 @@
  */
 import { checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
 import { clientDefaults } from './defaults.ts';
+import { CLAIM } from '../../worker/browser/protocol.ts';
 
 export { TesseraSocket, type SocketOptions } from './socket.ts';
 export { installWebSocketShim, type ShimOptions } from './shim.ts';
@@ -41,7 +42,6 @@ interface Registered {
   registration: Promise<ServiceWorkerRegistration>;
 }
 
-const CLAIM = { type: 'tessera:claim' } as const;
 /** How long to wait for an active worker, then for `controllerchange`, before asking again. */
 const CLAIM_RETRY_MS = 1000;
 /** Claims asked for before `ready()` gives up on a worker that never takes control of the page. */
@@ -140,7 +140,7 @@ async function takeControl(): Promise<void> {
     const changed = new Promise<void>((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
     // On a first visit the worker claims the page itself on activate; asking again is harmless. After a
     // hard reload nothing else would: the page stays uncontrolled until it asks.
-    registration.active?.postMessage(CLAIM);
+    registration.active?.postMessage({ type: CLAIM });
     await Promise.race([changed, delay(CLAIM_RETRY_MS)]);
   }
 }

@@ -28,12 +28,7 @@ import { wrap } from 'comlink';
 import { KEYED_CALL, OPERATIONS, UNKEYED_WRITES } from '../../worker/core/service-operations.ts';
 import type { Operation, Services } from '../../worker/core/services.ts';
 import { whenControlled } from './defaults.ts';
-
-/** The message types of worker/browser/rpc.ts (not imported: that module runs in the worker). */
-const RPC_CONNECT = 'tessera:rpc';
-const RPC_READY = 'tessera:rpc-ready';
-const RPC_KEEPALIVE = 'tessera:keepalive';
-const RPC_ACK = 'tessera:rpc-ack';
+import { RPC_ACK, RPC_CONNECT, RPC_KEEPALIVE, RPC_READY } from '../../worker/browser/protocol.ts';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const CONNECT_ATTEMPTS = 3;

@@ -39,9 +39,7 @@ import {
 } from '../../worker/core/streams/protocol.ts';
 import { clientDefaults, whenControlled } from './defaults.ts';
 import { isChangeEvent, StreamSync } from './stream-sync.ts';
-
-/** The BroadcastChannel the worker publishes committed change events on (worker/browser/broadcast-feed.ts). */
-export const CHANGE_CHANNEL = 'tessera-changes';
+import { CHANGE_CHANNEL } from '../../worker/browser/protocol.ts';
 
 export interface SocketOptions {
   /** The path under which the worker answers the API. Default: the base given to `register()`, or `/api`. */

@@ -1,13 +1,13 @@
 import { notify, type ChangeEvent, type Feed } from '../core/feed/feed.ts';
+import { CHANGE_CHANNEL } from './protocol.ts';
 
-export const FEED_CHANNEL = 'tessera-changes';
 
 /**
  * The Feed across tabs: published events go out on a BroadcastChannel, which reaches pages and
  * other workers of this origin (but not this worker itself, so local listeners are called directly).
  */
 export class BroadcastFeed implements Feed {
-  private channel = new BroadcastChannel(FEED_CHANNEL);
+  private channel = new BroadcastChannel(CHANGE_CHANNEL);
   private listeners = new Set<(event: ChangeEvent) => void>();
 
   constructor() {

@@ -23,11 +23,8 @@ import { ApiError } from '../core/errors.ts';
 import type { Context } from '../core/deps.ts';
 import { KEYED_CALL } from '../core/service-operations.ts';
 import { asApiError, runKeyedOperation, type Services } from '../core/services.ts';
+import { RPC_ACK, RPC_READY } from './protocol.ts';
 
-export const RPC_CONNECT = 'tessera:rpc';
-export const RPC_READY = 'tessera:rpc-ready';
-export const RPC_KEEPALIVE = 'tessera:keepalive';
-export const RPC_ACK = 'tessera:rpc-ack';
 
 declare const self: ServiceWorkerGlobalScope;
 

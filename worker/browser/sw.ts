@@ -26,7 +26,8 @@ import { lastSeq } from '../core/feed/commit.ts';
 import { dropOldLazyCaches, precacheLazyFiles } from '../core/lazy-script.ts';
 import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
 import { dropOldShellCaches, precacheShell, shellResponse } from './app-shell.ts';
-import { acceptRpc, RPC_CONNECT, RPC_KEEPALIVE, rpcIdle } from './rpc.ts';
+import { CLAIM, CLAIMED, RPC_CONNECT, RPC_KEEPALIVE } from './protocol.ts';
+import { acceptRpc, rpcIdle } from './rpc.ts';
 import { createServiceApp, type ServiceApp } from './service-app.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -152,10 +153,10 @@ self.addEventListener('message', (event) => {
     event.waitUntil(rpcIdle());
     return;
   }
-  if (type !== 'tessera:claim') return;
+  if (type !== CLAIM) return;
   event.waitUntil(
     self.clients.claim().then(() => {
-      const reply = { type: 'tessera:claimed' };
+      const reply = { type: CLAIMED };
       const port = event.ports[0];
       if (port) port.postMessage(reply);
       else event.source?.postMessage(reply);
