@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AssetCache } from '../../worker/core/assets/asset-cache.ts';
+import { AssetCache, estimateBytes } from '../../worker/core/assets/asset-cache.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import type { Asset } from '../../worker/core/model/schemas.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -31,16 +31,48 @@ describe('AssetCache', () => {
     expect((await cache.get('a', async () => fake('fresh'))).name).toBe('fresh');
   });
 
-  it('does not keep failed reads, and stays within its size limit', async () => {
-    const cache = new AssetCache(new MemoryFeed(), 2);
+  it('does not keep failed reads', async () => {
+    const cache = new AssetCache(new MemoryFeed());
     await expect(cache.get('missing', async () => Promise.reject(new Error('404')))).rejects.toThrow('404');
     let loads = 0;
-    const load = async () => fake(`v${++loads}`);
-    await cache.get('a', load);
-    await cache.get('b', load);
-    await cache.get('c', load); // over the limit: starts over
-    await cache.get('a', load);
-    expect(loads).toBe(4);
+    await cache.get('missing', async () => fake(`v${++loads}`));
+    expect(loads).toBe(1);
+  });
+
+  it('is bounded by bytes, not count: the least recently used go first, and an asset over the bound is not kept (review M12)', async () => {
+    const big = (name: string, size: number) => ({ id: name, name, formats: { iterable: [{ fragment: { string: { raw: 'x'.repeat(size) } } }] } }) as unknown as Asset;
+    const oneMiB = estimateBytes(big('a', 512 * 1024)); // 2 bytes a character: about 1 MiB
+    const cache = new AssetCache(new MemoryFeed(), Math.floor(2.5 * oneMiB));
+    const loads: string[] = [];
+    const load = (name: string, size = 512 * 1024) => async () => (loads.push(name), big(name, size));
+    await cache.get('a', load('a'));
+    await cache.get('b', load('b'));
+    await cache.get('a', load('a')); // a hit: now the most recently used
+    await cache.get('c', load('c')); // over the bound: b, the least recently used, goes
+    expect(cache.size).toBeLessThanOrEqual(2.5 * oneMiB);
+    await cache.get('a', load('a'));
+    await cache.get('c', load('c'));
+    await cache.get('b', load('b'));
+    expect(loads).toEqual(['a', 'b', 'c', 'b']);
+    // An asset larger than the whole bound is answered, not kept, and keeps what is there.
+    const before = cache.size;
+    await cache.get('huge', load('huge', 2 * 1024 * 1024));
+    await cache.get('huge', load('huge', 2 * 1024 * 1024));
+    expect(loads.filter((l) => l === 'huge')).toHaveLength(2);
+    expect(cache.size).toBe(before);
+    // Many small ones fit where few large ones did.
+    const small = new AssetCache(new MemoryFeed(), Math.floor(2.5 * oneMiB));
+    for (let i = 0; i < 2000; i++) await small.get(`s${i}`, async () => fake(`s${i}`));
+    let reloads = 0;
+    for (let i = 0; i < 2000; i++) await small.get(`s${i}`, async () => (reloads++, fake(`s${i}`)));
+    expect(reloads).toBe(0);
+  });
+
+  it('estimates an object reached twice once, and a byte array by its length', () => {
+    const content = { raw: 'y'.repeat(1000) };
+    const shared = estimateBytes({ a: content, b: content });
+    expect(shared).toBeLessThan(estimateBytes({ a: content, b: { raw: 'y'.repeat(1000) } }));
+    expect(estimateBytes({ raw: Array.from({ length: 10_000 }, (_, i) => i % 256) })).toBeGreaterThanOrEqual(80_000);
   });
 });
 

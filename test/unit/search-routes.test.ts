@@ -273,3 +273,57 @@ describe('related, recommended and suggested assets', () => {
   });
 });
 
+
+describe('paging the listings (review M12)', () => {
+  const BULK = 130;
+  beforeEach(async () => {
+    const seeds = Array.from({ length: BULK }, (_, i) => fragmentSeed(`value_${i} = ${i}\n`, { name: `bulk ${i}`, tags: [{ text: 'bulk' }] }));
+    expect((await api.post('/assets/import', { iterable: seeds })).status).toBe(200);
+  });
+
+  async function page(method: 'GET' | 'POST', query: string) {
+    const reply =
+      method === 'GET'
+        ? await api.get(`/assets/search?searchable_tags=bulk&transferables=false${query}`)
+        : await api.post(`/assets/search?transferables=false${query}`, { filters: { iterable: [{ tags: ['bulk'] }] } });
+    expect(reply.status, reply.text).toBe(200);
+    const results = method === 'GET' ? reply.json() : reply.json().results;
+    return { ids: results.iterable.map((r: { identifier: string }) => r.identifier) as string[], total: Number(reply.headers.get('tessera-total')), results };
+  }
+
+  for (const method of ['GET', 'POST'] as const) {
+    it(`${method}: a tag or filter listing answers 100 by default, the total in tessera-total; limit and offset walk the rest`, async () => {
+      const all = await page(method, '&limit=1000');
+      expect(all.ids).toHaveLength(BULK);
+      expect(new Set(all.ids).size).toBe(BULK);
+      expect(all.total).toBe(BULK);
+
+      const first = await page(method, '');
+      expect(first.ids).toEqual(all.ids.slice(0, 100));
+      expect(first.total).toBe(BULK);
+      expect(first.results).toMatchObject({ exact: 100, suggested: 0 });
+      expect((await page(method, '&offset=100')).ids).toEqual(all.ids.slice(100));
+      expect((await page(method, '&limit=7&offset=20')).ids).toEqual(all.ids.slice(20, 27));
+      expect((await page(method, '&offset=500')).ids).toEqual([]);
+      // Pages of 40 put together are the whole listing, in order.
+      const walked: string[] = [];
+      for (let offset = 0; offset < BULK; offset += 40) walked.push(...(await page(method, `&limit=40&offset=${offset}`)).ids);
+      expect(walked).toEqual(all.ids);
+    });
+  }
+
+  it('a ranked query is paged the same way within its best 50', async () => {
+    const all = await search('query=value&limit=1000&transferables=false');
+    expect(all.iterable).toHaveLength(50);
+    expect(found(await search('query=value&limit=10&offset=10&transferables=false'))).toEqual(found(all).slice(10, 20));
+  });
+
+  it('refuses a bad limit or offset with a 400', async () => {
+    for (const query of ['limit=0', 'limit=1001', 'limit=ten', 'offset=-1', 'offset=1.5', 'offset=99999999']) {
+      const get = await api.get(`/assets/search?searchable_tags=bulk&${query}`);
+      expect([get.status, get.json().error.code], query).toEqual([400, 'invalid_parameter']);
+      const post = await api.post(`/assets/search?${query}`, {});
+      expect(post.status, query).toBe(400);
+    }
+  });
+});

@@ -1,39 +1,104 @@
 import type { Feed } from '../feed/feed.ts';
 import type { Asset } from '../model/schemas.ts';
 
+/** What the cache holds at most, in (estimated) bytes: a few large assets, or many small ones. */
+export const ASSET_CACHE_BYTES = 32 * 1024 * 1024;
+
 /**
  * Wire Assets built by recent single-asset reads, so that reading the same asset again costs no
  * IndexedDB round trips. Derived data only: it starts empty after every worker start, and it is
  * emptied whenever any change is published (by this worker's commits or another context's), which
  * every write that changes what an Asset shows does. Emptying it whole, rather than per asset, also
  * covers what one asset shows of another (a tag's list of assets). Entries are shared: read-only.
+ *
+ * Bounded by bytes, not by count: an asset's content may be 16 MiB. Each entry's size is estimated
+ * (`estimateBytes`); the least recently used go first, and an asset larger than the bound is not kept.
  */
 export class AssetCache {
-  private entries = new Map<string, Asset>();
+  /** In use order: the least recently used first. */
+  private entries = new Map<string, { asset: Asset; bytes: number }>();
+  private bytes = 0;
   /** Bumped by every clear, so a read that raced a write never stores what it read before it. */
   private generation = 0;
 
   constructor(
     feed: Feed,
-    private readonly limit = 1000,
+    private readonly limitBytes = ASSET_CACHE_BYTES,
   ) {
     feed.subscribe(() => this.clear());
   }
 
+  /** The estimated bytes the cache holds. */
+  get size(): number {
+    return this.bytes;
+  }
+
   async get(key: string, load: () => Promise<Asset>): Promise<Asset> {
     const hit = this.entries.get(key);
-    if (hit) return hit;
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.asset;
+    }
     const generation = this.generation;
     const asset = await load();
-    if (generation === this.generation) {
-      if (this.entries.size >= this.limit) this.entries.clear();
-      this.entries.set(key, asset);
-    }
+    if (generation === this.generation) this.keep(key, asset);
     return asset;
   }
 
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
     this.generation++;
   }
+
+  private keep(key: string, asset: Asset): void {
+    const bytes = estimateBytes(asset);
+    if (bytes > this.limitBytes) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes + bytes <= this.limitBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+    this.entries.set(key, { asset, bytes });
+    this.bytes += bytes;
+  }
+}
+
+/**
+ * About how many bytes a wire object holds: 2 per string character, 8 per number, a little per key and
+ * object; an object reached twice (an Asset shares its content between formats and preview) counts once.
+ * A number array (bytes as `raw`) counts 8 per element without visiting them.
+ */
+export function estimateBytes(value: unknown): number {
+  const seen = new Set<object>();
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') bytes += 16 + 2 * item.length;
+    else if (typeof item === 'number' || typeof item === 'boolean') bytes += 8;
+    else if (typeof item === 'object' && item !== null) {
+      if (seen.has(item)) continue;
+      seen.add(item);
+      if (ArrayBuffer.isView(item)) bytes += item.byteLength;
+      else if (Array.isArray(item)) {
+        bytes += 16;
+        if (item.length > 0 && typeof item[0] === 'number') bytes += 8 * item.length;
+        else for (const element of item) stack.push(element);
+      } else {
+        bytes += 32;
+        for (const [key, element] of Object.entries(item)) {
+          bytes += 16 + 2 * key.length;
+          stack.push(element);
+        }
+      }
+    }
+  }
+  return bytes;
 }

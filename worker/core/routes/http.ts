@@ -26,6 +26,16 @@ export function queryCount(c: HonoContext, name: string, max: number): number | 
   return Number(value);
 }
 
+/** A whole-number query parameter in 0..max (default 1,000,000), or undefined when absent; anything else is a 400. */
+export function queryNumber(c: HonoContext, name: string, max = 1_000_000): number | undefined {
+  const value = c.req.query(name);
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,7}$/.test(value) || Number(value) > max) {
+    throw badRequest(`Query parameter '${name}' must be a whole number from 0 to ${max}; got '${value}'.`, 'invalid_parameter');
+  }
+  return Number(value);
+}
+
 /**
  * The request body's chunks as they arrive, refusing (413) a body over `limit` bytes as soon as it passes
  * it, without buffering it: for bodies read as a stream (a backup restore) and for readText.

@@ -5,8 +5,11 @@ import type { Context } from '../deps.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { AssetSchema, AssetsSearchWithFiltersInputSchema, InteractedAssetsSchema } from '../model/schemas.ts';
 import { recommendedAssets, relatedAssets } from '../search/discover.ts';
-import { searchAssets, searchWithFilters, type SearchTiming } from '../search/service.ts';
-import { queryFlag, readBody } from './http.ts';
+import { MAX_PAGE_SIZE, searchAssets, searchWithFilters, type SearchTiming } from '../search/service.ts';
+import { queryCount, queryFlag, queryNumber, readBody } from './http.ts';
+
+/** The response header of a search: how many results there are in all, of which one page is answered. */
+export const TOTAL_HEADER = 'tessera-total';
 
 /**
  * Related and recommended inputs name assets the client holds. Only `id` is required here (with the
@@ -21,6 +24,9 @@ const RecommendationInputSchema = lazySchema(() => z.object({ assets: RelatedInp
  *
  * - `GET /search?query=…&searchable_tags=a,b&transferables&pseudo` -> SearchedAssets (500 without query and tags).
  * - `POST /search?transferables&pseudo` with AssetsSearchWithFiltersInput -> `{results: SearchedAssets}`.
+ * - Both answer one page of their results: `?limit=` (1..1000, default 100) after `?offset=` (default 0),
+ *   with the number of results in all in the `tessera-total` header. A ranked query has at most 50; a
+ *   tag-only or filter-only listing can match the whole library.
  * - `/related` (Assets) and `/recommended` (SeededAssetsRecommendation): GET with a JSON body, POST with the
  *   same body (fetch cannot send a body on GET; with the SDK pass `{method: 'POST'}` as the call's second
  *   argument), or GET without a body, which takes the user's recent activity as the input.
@@ -35,6 +41,8 @@ export function searchRoutes(ctx: Context) {
     transferables: queryFlag(c, 'transferables', true),
     pseudo: queryFlag(c, 'pseudo', false),
     timing,
+    page: { limit: queryCount(c, 'limit', MAX_PAGE_SIZE), offset: queryNumber(c, 'offset') },
+    onTotal: (total: number) => c.header(TOTAL_HEADER, String(total)),
   });
 
   app.get('/search', async (c) => {

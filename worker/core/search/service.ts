@@ -19,8 +19,12 @@ import type { Hits, LexicalIndex } from './lexical.ts';
 import { analyseQuery } from './query.ts';
 import { searchIndexFor } from './search-index.ts';
 
-/** A ranked search answers its best this many results; a tag or filter listing answers every match. */
+/** A ranked search answers its best this many results. */
 export const MAX_RANKED_RESULTS = 50;
+/** A page of results (a tag or filter listing can match the whole library): this many unless asked. */
+export const DEFAULT_PAGE_SIZE = 100;
+/** The largest page a search answers (`limit`). */
+export const MAX_PAGE_SIZE = 1000;
 
 /** Where the time of one search went (milliseconds), for the `Server-Timing` header. */
 export interface SearchTiming {
@@ -38,6 +42,17 @@ export interface SearchOptions {
   transferables?: boolean;
   pseudo?: boolean;
   timing?: SearchTiming;
+  /** Which results to answer, in result order: `limit` (default DEFAULT_PAGE_SIZE) after `offset` (default 0). */
+  page?: { limit?: number | undefined; offset?: number | undefined };
+  /** Told how many results there are in all, before paging. */
+  onTotal?: (total: number) => void;
+}
+
+/** The page of the results the options ask for (only its assets are read). */
+function pageOf<T>(results: readonly T[], options: SearchOptions): T[] {
+  options.onTotal?.(results.length);
+  const offset = options.page?.offset ?? 0;
+  return results.slice(offset, offset + (options.page?.limit ?? DEFAULT_PAGE_SIZE));
 }
 
 /** What each field of the index reports as the match (FIELDS order). */
@@ -55,7 +70,7 @@ interface Ranked {
 /**
  * `GET /assets/search`: `query` runs the fuzzy, ranked search; `searchable_tags` (tag texts or ids) lists the
  * assets carrying any of them, most tags first; both give the ranked query results that carry a tag.
- * Neither is the documented 500.
+ * Neither is the documented 500. One page of the results is answered (`options.page`).
  */
 export async function searchAssets(
   ctx: Context,
@@ -88,12 +103,13 @@ export async function searchAssets(
     }
     return found.sort((a, b) => b.score - a.score || b.updated - a.updated);
   });
-  return timed(timing, 'assets', () => searchedAssets(ctx, ranked, options.transferables !== false));
+  return timed(timing, 'assets', () => searchedAssets(ctx, pageOf(ranked, options), options.transferables !== false));
 }
 
 /**
  * `POST /assets/search`: an optional query (ranked as in GET) within an optional search space (asset ids)
- * and filters (see filters.ts). Without a query, the assets that pass are listed newest first.
+ * and filters (see filters.ts). Without a query, the assets that pass are listed newest first. One page of
+ * the results is answered (`options.page`).
  */
 export async function searchWithFilters(
   ctx: Context,
@@ -131,7 +147,7 @@ export async function searchWithFilters(
     }
     return found.sort((a, b) => b.created - a.created);
   });
-  const results = await timed(timing, 'assets', () => searchedAssets(ctx, ranked, options.transferables !== false));
+  const results = await timed(timing, 'assets', () => searchedAssets(ctx, pageOf(ranked, options), options.transferables !== false));
   return { results };
 }
 
