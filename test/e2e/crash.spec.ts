@@ -12,9 +12,9 @@
  *   word), the vectors too (relevance brings them up to date: one entry per asset, none pending), and
  *   the identifiers stream the page kept open ends in the store's state.
  *
- * A write the worker was stopped under may have been run again by Chromium on the restarted worker
- * (review 8a): such duplicates are counted and reported, not failed on here. `SOAK=1` runs more writes
- * and stops, several times.
+ * A write the worker was stopped under may be dispatched again by Chromium to the restarted worker
+ * (review 8a): each write carries an Idempotency-Key, as the page's client sends one, so none may be
+ * stored twice. `SOAK=1` runs more writes and stops, several times.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -69,7 +69,8 @@ async function startBulk(page: Page, ops: number, inFlight: number): Promise<voi
       const state: typeof window.__bulk = { ops: [], acked: 0, finished: false, enough: false, done: Promise.resolve() };
       window.__bulk = state;
       const post = async (path: string, body?: unknown) => {
-        const response = await fetch(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const headers = { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() };
+        const response = await fetch(`/api${path}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
         const text = await response.text();
         return { status: response.status, json: response.ok && text.startsWith('{') ? JSON.parse(text) : undefined };
       };
@@ -248,7 +249,7 @@ for (let run = 1; run <= REPEAT; run++) {
     expect(ids).toEqual(stored.map((s) => s.id).sort());
     await expect.poll(async () => idsAfter(await identifierFrames(page, 'ids')), { timeout: 15_000 }).toEqual(ids);
 
-    // Duplicates: a word stored more than once (review 8a), reported.
+    // Duplicates: a word stored more than once (review 8a): none, the writes are keyed.
     const counts = new Map<string, number>();
     for (const s of stored) counts.set(wordOf(s)!, (counts.get(wordOf(s)!) ?? 0) + 1);
     const duplicates = [...counts.values()].filter((c) => c > 1).length;
@@ -259,5 +260,6 @@ for (let run = 1; run <= REPEAT; run++) {
     test.info().annotations.push({ type: 'crash', description: figures });
     expect(stops).toBe(STOPS + 1);
     console.log(`crash consistency: ${figures}`);
+    expect(duplicates).toBe(0);
   });
 }
