@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: '.',
-    include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/node/**/*.test.ts'],
     environment: 'node',
     // The first classify of a test file loads the language model (seconds on a loaded 2-core machine).
     testTimeout: 20_000,

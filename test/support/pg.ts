@@ -1,0 +1,65 @@
+/**
+ * PgStores for tests: on PGlite (one per test file, started from a data-folder tarball cached under
+ * node_modules/.cache, so initdb runs once per machine instead of seconds per file), each store in a
+ * schema of its own; and on the PostgreSQL server of `DATABASE_URL`, when it is set.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { PgliteDatabase, PostgresDatabase } from '../../worker/node/pg/database.ts';
+import { PgStore, type PgStoreOptions } from '../../worker/node/pg/pg-store.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PGLITE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+const TEMPLATE = join(ROOT, 'node_modules', '.cache', 'tessera', `pglite-${PGLITE_VERSION}.tar`);
+
+/** An initdb'd, empty PGlite data folder as a tarball, made once and kept. */
+export async function pgliteTemplate(): Promise<Blob> {
+  if (!existsSync(TEMPLATE)) {
+    const db = await PGlite.create();
+    const dump = await db.dumpDataDir('none');
+    await db.close();
+    await mkdir(dirname(TEMPLATE), { recursive: true });
+    const part = `${TEMPLATE}.${process.pid}.part`;
+    await writeFile(part, new Uint8Array(await dump.arrayBuffer()));
+    await rename(part, TEMPLATE);
+  }
+  return new Blob([await readFile(TEMPLATE)]);
+}
+
+let pglite: Promise<PgliteDatabase> | undefined;
+
+/** This test file's in-memory PGlite. */
+export function testPglite(): Promise<PgliteDatabase> {
+  pglite ??= pgliteTemplate().then((loadDataDir) => PgliteDatabase.open({ loadDataDir }));
+  return pglite;
+}
+
+let postgres: Promise<PostgresDatabase> | undefined;
+
+/** The PostgreSQL server of DATABASE_URL (undefined when it is not set). */
+export function testPostgres(): Promise<PostgresDatabase> | undefined {
+  const url = process.env.DATABASE_URL;
+  if (!url) return undefined;
+  postgres ??= PostgresDatabase.open({ url });
+  return postgres;
+}
+
+let n = 0;
+
+/** A fresh schema name, unique across processes and runs. */
+export function testSchema(prefix = 't'): string {
+  return `${prefix}_${process.pid}_${Date.now().toString(36)}_${++n}`;
+}
+
+/** A new, empty PgStore on this file's PGlite. */
+export async function openPgliteStore(options: PgStoreOptions = {}): Promise<PgStore> {
+  return PgStore.open(await testPglite(), { schema: testSchema(), ...options });
+}
+
+/** Drops the schemas the given stores used (PostgreSQL tests clean up after themselves). */
+export async function dropSchemas(db: PostgresDatabase, schemas: Iterable<string>): Promise<void> {
+  for (const schema of schemas) await db.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
