@@ -14,7 +14,10 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 export interface SqlClient {
+  /** One statement; `$1`… are `params`. */
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** Several statements separated by semicolons, without parameters (migrations). */
+  script(sql: string): Promise<void>;
 }
 
 export interface Lease {
@@ -89,7 +92,13 @@ export class PgliteDatabase implements Database {
 
   private constructor(readonly pglite: PGlite) {
     this.client = {
-      query: async <R,>(sql: string, params?: unknown[]) => (await pglite.query<R>(sql, params as unknown[])).rows,
+      // Parameters are written into the statement as literals: PGlite answers a statement without
+      // parameters several times faster (a parameterised one costs it a Describe round first: 1.15 ms
+      // against 0.14 ms for a primary-key read, measured here).
+      query: async <R,>(sql: string, params?: unknown[]) => (await pglite.query<R>(params?.length ? inline(sql, params) : sql)).rows,
+      script: async (sql: string) => {
+        await pglite.exec(sql);
+      },
     };
   }
 
@@ -99,6 +108,9 @@ export class PgliteDatabase implements Database {
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
+    // `inline` quotes strings by doubling single quotes, which is exact only with this setting (the
+    // default since PostgreSQL 9.1; set here so that nothing can turn it off).
+    await pglite.exec('SET standard_conforming_strings = on');
     return new PgliteDatabase(pglite);
   }
 
@@ -156,7 +168,12 @@ export class PostgresDatabase implements Database {
     }
     let released = false;
     return {
-      client: { query: async <R,>(sql: string, params?: unknown[]) => (await connection.query(sql, params)).rows as R[] },
+      client: {
+        query: async <R,>(sql: string, params?: unknown[]) => (await connection.query(sql, params)).rows as R[],
+        script: async (sql: string) => {
+          await connection.query(sql);
+        },
+      },
       release: () => {
         if (released) return;
         released = true;
@@ -169,6 +186,34 @@ export class PostgresDatabase implements Database {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * `sql` with each `$n` replaced by the SQL literal of `params[n - 1]`: strings quoted (single quotes
+ * doubled, exact under standard_conforming_strings), finite numbers as they are, null, and arrays of
+ * strings as quoted array literals (the statement casts them: `$1::text[]`). Only for statements written
+ * in this folder, whose text has no `$n` of its own.
+ */
+export function inline(sql: string, params: readonly unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return quoteString(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (Array.isArray(value)) {
+    const items = value.map((item) => {
+      if (typeof item !== 'string') throw new TypeError('inline: arrays of strings only');
+      return `"${item.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+    });
+    return quoteString(`{${items.join(',')}}`);
+  }
+  throw new TypeError(`inline: cannot write a ${typeof value} as a literal`);
+}
+
+function quoteString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /**

@@ -84,8 +84,10 @@ export async function migrate(db: Database, schema: string): Promise<number> {
     try {
       // Instances starting together on one database take turns; the second finds the work done.
       if (!db.serial) await client.query(`SELECT pg_advisory_xact_lock(hashtext('tessera-migrate'), hashtext($1))`, [schema]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())`);
+      await client.script(
+        `CREATE SCHEMA IF NOT EXISTS ${s};
+         CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())`,
+      );
       const [row] = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.schema_migrations`);
       from = row?.version ?? 0;
       if (from > SCHEMA_VERSION) {
@@ -95,8 +97,9 @@ export async function migrate(db: Database, schema: string): Promise<number> {
       }
       for (const migration of MIGRATIONS) {
         if (migration.version <= from) continue;
-        for (const statement of migration.up(s)) await client.query(statement);
-        await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+        // One round trip per migration.
+        const record = `INSERT INTO ${s}.schema_migrations (version, name) VALUES (${migration.version}, ${literal(migration.name)})`;
+        await client.script([...migration.up(s), record].join(';\n'));
       }
       await checkTables(client, schema);
       await client.query('COMMIT');
@@ -111,7 +114,11 @@ export async function migrate(db: Database, schema: string): Promise<number> {
 }
 
 async function checkTables(client: SqlClient, schema: string): Promise<void> {
-  const rows = await client.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1`, [schema]);
+  // pg_catalog, not information_schema: the views cost PGlite tens of ms a call.
+  const rows = await client.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+    [schema],
+  );
   const present = new Set(rows.map((r) => r.name));
   const missing = COLLECTIONS.filter((c) => !present.has(c));
   if (missing.length > 0) {
