@@ -24,7 +24,8 @@ export interface HostProcess {
 export async function startHostProcess(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<HostProcess> {
   const child = spawn(process.execPath, ['bin/tessera.mjs', 'serve', '--port', '0', ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // The tests say which storage a host uses: none inherits the runner's DATABASE_URL.
+    env: { ...process.env, DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

@@ -3,31 +3,13 @@
  * node_modules/.cache, so initdb runs once per machine instead of seconds per file), each store in a
  * schema of its own; and on the PostgreSQL server of `DATABASE_URL`, when it is set.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { PgliteDatabase, PostgresDatabase } from '../../worker/node/pg/database.ts';
 import { PgStore, type PgStoreOptions } from '../../worker/node/pg/pg-store.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PGLITE_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
-const TEMPLATE = join(ROOT, 'node_modules', '.cache', 'tessera', `pglite-${PGLITE_VERSION}.tar`);
-
-/** An initdb'd, empty PGlite data folder as a tarball, made once and kept. */
-export async function pgliteTemplate(): Promise<Blob> {
-  if (!existsSync(TEMPLATE)) {
-    const db = await PGlite.create();
-    const dump = await db.dumpDataDir('none');
-    await db.close();
-    await mkdir(dirname(TEMPLATE), { recursive: true });
-    const part = `${TEMPLATE}.${process.pid}.part`;
-    await writeFile(part, new Uint8Array(await dump.arrayBuffer()));
-    await rename(part, TEMPLATE);
-  }
-  return new Blob([await readFile(TEMPLATE)]);
-}
+export { pgliteTemplate };
 
 let pglite: Promise<PgliteDatabase> | undefined;
 
@@ -57,6 +39,29 @@ export function testSchema(prefix = 't'): string {
 /** A new, empty PgStore on this file's PGlite. */
 export async function openPgliteStore(options: PgStoreOptions = {}): Promise<PgStore> {
   return PgStore.open(await testPglite(), { schema: testSchema(), ...options });
+}
+
+const suiteSchemas = new Set<string>();
+
+/**
+ * A new, empty PgStore on the PostgreSQL server of DATABASE_URL (`TESSERA_TEST_STORE=postgres`); its
+ * schema is dropped after the test file.
+ */
+export async function openPostgresStore(): Promise<PgStore> {
+  const db = testPostgres();
+  if (!db) throw new Error('TESSERA_TEST_STORE=postgres needs DATABASE_URL (see scripts/postgres.sh)');
+  const schema = testSchema('tu');
+  suiteSchemas.add(schema);
+  return PgStore.open(await db, { schema });
+}
+
+if (process.env.TESSERA_TEST_STORE === 'postgres') {
+  afterAll(async () => {
+    const db = testPostgres();
+    if (!db) return;
+    await dropSchemas(await db, suiteSchemas);
+    await (await db).close();
+  });
 }
 
 /** Drops the schemas the given stores used (PostgreSQL tests clean up after themselves). */

@@ -15,8 +15,8 @@ Options (and the environment variable each falls back on):
   --host ADDRESS       address to bind (TESSERA_HOST, default 127.0.0.1); any other than a
                        loopback address needs --token
   --data DIR           PGlite's data folder (TESSERA_DATA_DIR, default .tessera-data)
-  --database-url URL   keep the library in this PostgreSQL database instead (DATABASE_URL);
-                       several instances may share it
+  --database-url URL   keep the library in this PostgreSQL database instead (DATABASE_URL, unless
+                       --data is given); several instances may share it
   --schema NAME        the PostgreSQL schema of the library (TESSERA_SCHEMA, default tessera)
   --token T            every request must send 'Authorization: Bearer T' (TESSERA_TOKEN)
   -h, --help           this text
@@ -45,7 +45,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const portText = values.port ?? env.PORT;
   const port = portText === undefined || portText === '' ? DEFAULT_PORT : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${portText}'.`);
-  const databaseUrl = values['database-url'] ?? env.DATABASE_URL;
+  // An explicit --data means PGlite in that folder, whatever DATABASE_URL the environment has.
+  const databaseUrl = values['database-url'] ?? (values.data === undefined ? env.DATABASE_URL : undefined);
   const host = await startHost({
     port,
     hostname: values.host ?? env.TESSERA_HOST ?? '127.0.0.1',
