@@ -1,9 +1,11 @@
 import 'fake-indexeddb/auto';
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { IdbStore } from '../../worker/browser/idb-store.ts';
 import { storeContract, type StoreHarness } from '../../worker/core/store/contract.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
+import { PgStore } from '../../worker/node/pg/pg-store.ts';
+import { dropSchemas, openPgliteStore, testPostgres, testSchema } from '../support/pg.ts';
 
 let n = 0;
 const idb = new Map<Store, string>();
@@ -29,7 +31,38 @@ const harnesses: Record<string, StoreHarness> = {
       return again;
     },
   },
+  'PgStore (PGlite)': {
+    open: () => openPgliteStore(),
+    async reopen(store) {
+      const pg = store as PgStore;
+      store.close();
+      return PgStore.open(pg.db, { schema: pg.schema });
+    },
+  },
 };
+
+// The PostgreSQL server of DATABASE_URL (.ci/run starts one; see README "Node host" to run it locally).
+const postgres = testPostgres();
+if (postgres) {
+  const schemas = new Set<string>();
+  harnesses['PgStore (PostgreSQL)'] = {
+    async open() {
+      const schema = testSchema();
+      schemas.add(schema);
+      return PgStore.open(await postgres, { schema });
+    },
+    async reopen(store) {
+      const pg = store as PgStore;
+      store.close();
+      return PgStore.open(pg.db, { schema: pg.schema });
+    },
+  };
+  afterAll(async () => {
+    const db = await postgres;
+    await dropSchemas(db, schemas);
+    await db.close();
+  });
+}
 
 for (const [name, harness] of Object.entries(harnesses)) {
   describe(`Store contract: ${name}`, () => {

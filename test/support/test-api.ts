@@ -7,6 +7,7 @@ import type { Deps } from '../../worker/core/deps.ts';
 import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
+import { openPgliteStore, openPostgresStore } from './pg.ts';
 import { checkResponse } from './responses.ts';
 import { testClassifier } from './classifier.ts';
 
@@ -21,11 +22,15 @@ let stores = 0;
 
 /**
  * The store of a test that names none: a MemoryStore, or with `TESSERA_TEST_STORE=idb` an IdbStore on
- * fake-indexeddb, so the route and domain suites can run on IndexedDB's behaviour too.
+ * fake-indexeddb, or with `TESSERA_TEST_STORE=pglite` a PgStore on PGlite (a schema of its own in the test
+ * file's PGlite), or with `TESSERA_TEST_STORE=postgres` one on the server of DATABASE_URL, so the route and
+ * domain suites run on IndexedDB's and PostgreSQL's behaviour too.
  */
 async function defaultStore(): Promise<Store> {
-  if (process.env.TESSERA_TEST_STORE !== 'idb') return new MemoryStore();
-  return IdbStore.open(`test-api-${++stores}`);
+  if (process.env.TESSERA_TEST_STORE === 'idb') return IdbStore.open(`test-api-${++stores}`);
+  if (process.env.TESSERA_TEST_STORE === 'pglite') return openPgliteStore();
+  if (process.env.TESSERA_TEST_STORE === 'postgres') return openPostgresStore();
+  return new MemoryStore();
 }
 
 /**

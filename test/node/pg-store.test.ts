@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SnippetRecord } from '../../worker/core/store/records.ts';
+import { PgliteDatabase, type Database } from '../../worker/node/pg/database.ts';
+import { decodeRecord, encodeRecord } from '../../worker/node/pg/encode.ts';
+import { quote, SCHEMA_VERSION } from '../../worker/node/pg/migrations.ts';
+import { PgStore } from '../../worker/node/pg/pg-store.ts';
+import { dropSchemas, pgliteTemplate, testPglite, testPostgres, testSchema } from '../support/pg.ts';
+
+describe('record encoding', () => {
+  it('keeps what structured clone keeps: typed arrays, buffers, dates, maps, sets, undefined, -0, NaN, key order, U+0000', () => {
+    const record = {
+      id: 'x',
+      zeta: 1,
+      alpha: 'a\u0000b\ud800',
+      vector: Int8Array.from([-128, -1, 0, 1, 127]),
+      bytes: new Uint8Array([0, 255, 7]),
+      floats: new Float32Array([1.5, Number.NaN, -0]),
+      wide: new BigInt64Array([-(2n ** 63n), 5n]),
+      buffer: new Uint8Array([9, 8, 7]).buffer,
+      when: new Date('2026-01-02T03:04:05.678Z'),
+      map: new Map<unknown, unknown>([['k', new Uint16Array([1, 2])], [2, { deep: new Set([1, 'two']) }]]),
+      missing: undefined,
+      list: [1, undefined, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, null],
+      big: 12345678901234567890n,
+      lookalike: { $t: 'Date', v: 0 },
+      nested: { $t: 'o', v: { $t: 'u', v: 0 } },
+    };
+    const back = decodeRecord<typeof record>(encodeRecord(record));
+    expect(back).toStrictEqual(record);
+    expect(Object.keys(back)).toEqual(Object.keys(record));
+    expect(back.vector).toBeInstanceOf(Int8Array);
+    expect(back.buffer).toBeInstanceOf(ArrayBuffer);
+    expect(Object.is(back.list[2], -0)).toBe(true);
+    expect('missing' in back).toBe(true);
+  });
+
+  it('stores a Buffer as the Uint8Array it is, and refuses functions and symbols', () => {
+    const back = decodeRecord<{ b: Uint8Array }>(encodeRecord({ b: Buffer.from('hi') }));
+    expect(back.b.constructor).toBe(Uint8Array);
+    expect([...back.b]).toEqual([104, 105]);
+    expect(() => encodeRecord({ f: () => 1 })).toThrow(TypeError);
+    expect(() => encodeRecord({ s: Symbol('s') })).toThrow(TypeError);
+  });
+});
+
+interface Engine {
+  name: string;
+  open(schema?: string): Promise<PgStore>;
+}
+
+const schemas = new Set<string>();
+const engines: Engine[] = [{ name: 'PGlite', open: async (schema = testSchema()) => PgStore.open(await testPglite(), { schema }) }];
+const postgres = testPostgres();
+if (postgres) {
+  engines.push({
+    name: 'PostgreSQL',
+    async open(schema = testSchema()) {
+      schemas.add(schema);
+      return PgStore.open(await postgres, { schema });
+    },
+  });
+  afterAll(async () => {
+    const db = await postgres;
+    await dropSchemas(db, schemas);
+    await db.close();
+  });
+}
+
+const snippet = (id: string): SnippetRecord => ({
+  id,
+  updated: '2026-01-01T00:00:00.000Z',
+  key: 'k',
+  embedder: 'hashing-v1',
+  snippets: [{ format: 'f', start: 0, end: 10, vector: Int8Array.from({ length: 384 }, (_, i) => (i % 255) - 127), scale: 12.5 }],
+});
+
+for (const engine of engines) {
+  describe(`PgStore on ${engine.name}`, () => {
+    it('round-trips a snippet record with its Int8Array vector, deep-equal', async () => {
+      const store = await engine.open();
+      await store.write((tx) => tx.put('snippets', snippet('a')));
+      expect(await store.read((tx) => tx.get('snippets', 'a'))).toStrictEqual(snippet('a'));
+      store.close();
+    });
+
+    it('one write of thousands of records (sent in batches) commits them all; getRange pages through them', async () => {
+      const store = await engine.open();
+      const ids = Array.from({ length: 2_500 }, (_, i) => `id-${String(i).padStart(5, '0')}`);
+      await store.write(async (tx) => {
+        for (const id of ids) await tx.put('meta', { id, value: { n: id, bytes: new Uint8Array([1, 2]) } });
+        // Read-your-writes across the batch boundary, and deletes of staged and committed ids alike.
+        expect(await tx.count('meta')).toBe(2_500);
+        await tx.delete('meta', ids[0]!);
+      });
+      expect(await store.read((tx) => tx.count('meta'))).toBe(2_499);
+      const seen: string[] = [];
+      for (let after: string | undefined; ; ) {
+        const page = await store.read((tx) => tx.getRange('meta', after, 700));
+        if (page.length === 0) break;
+        seen.push(...page.map((r) => r.id));
+        after = page.at(-1)!.id;
+      }
+      expect(seen).toEqual(ids.slice(1));
+      expect(await store.read((tx) => tx.getMany('meta', [ids[5]!, ids[5]!, 'nope', ids[1]!]))).toHaveLength(3);
+      store.close();
+    });
+
+    it('a write whose function opens another transaction ends there (as IndexedDB) instead of waiting on it', async () => {
+      const store = await engine.open();
+      let later: unknown;
+      const inner = await store.write(async (tx) => {
+        await tx.put('meta', { id: 'a', value: 1 });
+        const seen = await store.read((t) => t.get('meta', 'a'));
+        later = await tx.put('meta', { id: 'b', value: 1 }).catch((error: Error) => error.name);
+        return seen;
+      });
+      expect(inner?.value).toBe(1);
+      expect(later).toBe('TransactionInactiveError');
+      expect(await store.read((tx) => tx.get('meta', 'b'))).toBeUndefined();
+      store.close();
+    });
+
+    it('stores in different schemas of one database are separate libraries', async () => {
+      const [a, b] = [await engine.open(), await engine.open()];
+      await a.write((tx) => tx.put('meta', { id: 'k', value: 'a' }));
+      expect(await b.read((tx) => tx.get('meta', 'k'))).toBeUndefined();
+      a.close();
+      b.close();
+    });
+
+    it('refuses a schema a newer Tessera migrated, and a closed store', async () => {
+      const schema = testSchema();
+      const store = await engine.open(schema);
+      await store.db.lease().then(async (lease) => {
+        await lease.client.query(`INSERT INTO ${quote(schema)}.schema_migrations (version, name) VALUES ($1, 'future')`, [SCHEMA_VERSION + 1]);
+        lease.release();
+      });
+      await expect(engine.open(schema)).rejects.toThrow(/newer Tessera/);
+      store.close();
+      await expect(store.read((tx) => tx.count('meta'))).rejects.toThrow(/closed/);
+    });
+  });
+}
+
+describe('PGlite in a data folder', () => {
+  it('keeps committed writes across a close and reopen', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tessera-pglite-'));
+    let db: Database = await PgliteDatabase.open({ dataDir: dir, loadDataDir: await pgliteTemplate() });
+    try {
+      let store = await PgStore.open(db);
+      await store.write((tx) => tx.put('snippets', snippet('kept')));
+      await db.close();
+      db = await PgliteDatabase.open({ dataDir: dir });
+      store = await PgStore.open(db);
+      expect(await store.read((tx) => tx.get('snippets', 'kept'))).toStrictEqual(snippet('kept'));
+    } finally {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

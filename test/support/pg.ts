@@ -1,0 +1,83 @@
+/**
+ * PgStores for tests: on PGlite (one per test file, started from a data-folder tarball cached under
+ * node_modules/.cache, so initdb runs once per machine instead of seconds per file), each store in a
+ * schema of its own; and on the PostgreSQL server of `DATABASE_URL`, when it is set.
+ */
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { PgliteDatabase, PostgresDatabase } from '../../worker/node/pg/database.ts';
+import { PgStore, type PgStoreOptions } from '../../worker/node/pg/pg-store.ts';
+import { pgliteTemplate } from './pglite-template.ts';
+
+export { pgliteTemplate };
+
+let pglite: Promise<PgliteDatabase> | undefined;
+
+/** This test file's in-memory PGlite. */
+export function testPglite(): Promise<PgliteDatabase> {
+  pglite ??= pgliteTemplate().then((loadDataDir) => PgliteDatabase.open({ loadDataDir }));
+  return pglite;
+}
+
+let postgres: Promise<PostgresDatabase> | undefined;
+
+/** The PostgreSQL server of DATABASE_URL (undefined when it is not set). */
+export function testPostgres(): Promise<PostgresDatabase> | undefined {
+  const url = process.env.DATABASE_URL;
+  if (!url) return undefined;
+  postgres ??= PostgresDatabase.open({ url });
+  return postgres;
+}
+
+let n = 0;
+
+/** A fresh schema name, unique across processes and runs. */
+export function testSchema(prefix = 't'): string {
+  return `${prefix}_${process.pid}_${Date.now().toString(36)}_${++n}`;
+}
+
+/** A new, empty PgStore on this file's PGlite. */
+export async function openPgliteStore(options: PgStoreOptions = {}): Promise<PgStore> {
+  return PgStore.open(await testPglite(), { schema: testSchema(), ...options });
+}
+
+const suiteSchemas = new Set<string>();
+
+/**
+ * A new, empty PgStore on the PostgreSQL server of DATABASE_URL (`TESSERA_TEST_STORE=postgres`); its
+ * schema is dropped after the test file.
+ */
+export async function openPostgresStore(): Promise<PgStore> {
+  const db = testPostgres();
+  if (!db) throw new Error('TESSERA_TEST_STORE=postgres needs DATABASE_URL (see scripts/postgres.sh)');
+  const schema = testSchema('tu');
+  suiteSchemas.add(schema);
+  return PgStore.open(await db, { schema });
+}
+
+if (process.env.TESSERA_TEST_STORE === 'postgres') {
+  afterAll(async () => {
+    const db = testPostgres();
+    if (!db) return;
+    await dropSchemas(await db, suiteSchemas);
+    await (await db).close();
+  });
+}
+
+/** Drops the schemas the given stores used (PostgreSQL tests clean up after themselves). */
+export async function dropSchemas(db: PostgresDatabase, schemas: Iterable<string>): Promise<void> {
+  for (const schema of schemas) await db.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+/**
+ * A new temporary Tessera data folder whose PGlite is already initialised (from the template), so a host
+ * started on it skips initdb (seconds); `remove()` deletes it.
+ */
+export async function preparedDataDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'tessera-data-'));
+  const db = await PgliteDatabase.open({ dataDir: join(dir, 'pglite'), loadDataDir: await pgliteTemplate() });
+  await db.close();
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}

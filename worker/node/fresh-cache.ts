@@ -1,0 +1,31 @@
+import { AssetCache } from '../core/assets/asset-cache.ts';
+import { readSeq } from '../core/feed/commit.ts';
+import type { Feed } from '../core/feed/feed.ts';
+import type { Store } from '../core/store/store.ts';
+
+/**
+ * The asset cache of an instance that shares its database with others (PostgreSQL): before each use it
+ * reads the last committed seq (one primary-key read) and empties itself when the seq moved, so a read on
+ * this instance right after a write on another never answers what the cache held before it, even before
+ * the write's notification arrives. Its feed empties it too, as the core's cache.
+ */
+export class SharedAssetCache extends AssetCache {
+  private seen = -1;
+
+  constructor(
+    feed: Feed,
+    private readonly store: Store,
+    limit?: number,
+  ) {
+    super(feed, limit);
+  }
+
+  override async get(key: string, load: Parameters<AssetCache['get']>[1]): ReturnType<AssetCache['get']> {
+    const head = await this.store.read(readSeq, ['meta']);
+    if (head !== this.seen) {
+      this.clear();
+      this.seen = head;
+    }
+    return super.get(key, load);
+  }
+}

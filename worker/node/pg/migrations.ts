@@ -1,0 +1,127 @@
+/**
+ * The PostgreSQL schema, as numbered migrations run at start: each instance that opens the database brings
+ * it up to the newest version it knows, in one transaction, under an advisory lock (instances starting
+ * together on one database take turns). A database migrated by a newer Tessera is refused, as the browser
+ * refuses an IndexedDB of a newer version.
+ *
+ * Every collection is a table `(id text COLLATE "C" PRIMARY KEY, data json)`: the record as JSON text
+ * (worker/node/pg/encode.ts). `json` rather than `jsonb`: jsonb reorders keys and cannot hold U+0000 in a
+ * string, and records go back out exactly as they came in; nothing queries inside them. `COLLATE "C"` makes
+ * key order byte order, as IndexedDB orders string keys (they differ only above U+FFFF).
+ *
+ * A collection added to worker/core/store/records.ts needs a migration here that creates its table (as
+ * IndexedDB needs one in idb-store.ts); `migrate` says so when one is missing.
+ */
+import { COLLECTIONS } from '../../core/store/records.ts';
+import type { Database, SqlClient } from './database.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** The statements, given the quoted schema name. */
+  up(schema: string): string[];
+}
+
+const table = (schema: string, name: string) =>
+  `CREATE TABLE IF NOT EXISTS ${schema}.${quote(name)} (id text COLLATE "C" PRIMARY KEY, data json NOT NULL)`;
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'the collections of IndexedDB version 4, and the write lock function',
+    up: (s) => [
+      ...[
+        'assets',
+        'formats',
+        'contents',
+        'tags',
+        'websites',
+        'summaries',
+        'persons',
+        'annotations',
+        'activities',
+        'meta',
+        'changes',
+        'indexes',
+        'snippets',
+        'relevant',
+        'conversations',
+        'messages',
+        'folders',
+      ].map((name) => table(s, name)),
+      // A write takes one transaction-scoped advisory lock per collection it names, in the order given
+      // (sorted by the caller, so two writes never wait for each other): writes on disjoint collections run
+      // side by side, as IndexedDB's readwrite transactions do, on every instance.
+      `CREATE OR REPLACE FUNCTION ${s}.lock_collections(names text[]) RETURNS void LANGUAGE plpgsql AS $$
+        DECLARE n text;
+        BEGIN
+          FOREACH n IN ARRAY names LOOP
+            PERFORM pg_advisory_xact_lock(hashtext(${literal(s)}), hashtext(n));
+          END LOOP;
+        END $$`,
+    ],
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+export function quote(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** Brings `schema` up to SCHEMA_VERSION; returns the version it was at (0: new). */
+export async function migrate(db: Database, schema: string): Promise<number> {
+  const s = quote(schema);
+  const lease = await db.lease();
+  let from = 0;
+  try {
+    const { client } = lease;
+    await client.query('BEGIN');
+    try {
+      // Instances starting together on one database take turns; the second finds the work done.
+      if (!db.serial) await client.query(`SELECT pg_advisory_xact_lock(hashtext('tessera-migrate'), hashtext($1))`, [schema]);
+      await client.script(
+        `CREATE SCHEMA IF NOT EXISTS ${s};
+         CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())`,
+      );
+      const [row] = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.schema_migrations`);
+      from = row?.version ?? 0;
+      if (from > SCHEMA_VERSION) {
+        throw new Error(
+          `The database schema ${schema} is at version ${from}, made by a newer Tessera; this one knows up to version ${SCHEMA_VERSION}. Update Tessera.`,
+        );
+      }
+      for (const migration of MIGRATIONS) {
+        if (migration.version <= from) continue;
+        // One round trip per migration.
+        const record = `INSERT INTO ${s}.schema_migrations (version, name) VALUES (${migration.version}, ${literal(migration.name)})`;
+        await client.script([...migration.up(s), record].join(';\n'));
+      }
+      await checkTables(client, schema);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    lease.release();
+  }
+  return from;
+}
+
+async function checkTables(client: SqlClient, schema: string): Promise<void> {
+  // pg_catalog, not information_schema: the views cost PGlite tens of ms a call.
+  const rows = await client.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+    [schema],
+  );
+  const present = new Set(rows.map((r) => r.name));
+  const missing = COLLECTIONS.filter((c) => !present.has(c));
+  if (missing.length > 0) {
+    throw new Error(`No table for the collection(s) ${missing.join(', ')}: add a migration that creates it to worker/node/pg/migrations.ts.`);
+  }
+}
