@@ -12,7 +12,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from '../core/app.ts';
-import { createLanguageClassifier } from '../core/assets/language-detector.ts';
+import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { withDefaults, type Context } from '../core/deps.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
 import { nodeModelFiles } from './model-files.ts';

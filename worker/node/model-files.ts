@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ModelFiles } from '../core/assets/language-detector.ts';
+import type { ModelFiles } from '../core/assets/language/vscode-model.ts';
 
 /** The language model's folder in the npm package (@vscode/vscode-languagedetection ships it). */
 export function languageModelDir(): string {
