@@ -61,6 +61,11 @@ export const MIGRATIONS: Migration[] = [
         END $$`,
     ],
   },
+  {
+    version: 2,
+    name: 'idempotency keys (IndexedDB version 5)',
+    up: (s) => [table(s, 'idempotency')],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
