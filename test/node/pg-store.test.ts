@@ -123,6 +123,25 @@ for (const engine of engines) {
       store.close();
     });
 
+    it('ids and values with quotes, backslashes, braces, commas and $n read back exactly (PGlite inlines them)', async () => {
+      const store = await engine.open();
+      const ids = [`a'b`, 'c\\d', 'e"f', '{g,h}', 'i $1 $2', "j''k", 'l\'m', 'naïve ☃ 𝄞', 'NULL', ''];
+      await store.write(async (tx) => {
+        for (const id of ids) await tx.put('meta', { id, value: `${id}'"\\$1` });
+      });
+      for (const id of ids) expect((await store.read((tx) => tx.get('meta', id)))?.value).toBe(`${id}'"\\$1`);
+      const many = await store.read((tx) => tx.getMany('meta', ids));
+      expect(many.map((r) => r.id)).toEqual(ids);
+      const all = await store.read((tx) => tx.getAll('meta'));
+      expect(new Set(all.map((r) => r.id))).toEqual(new Set(ids));
+      expect(await store.read((tx) => tx.getRange('meta', `a'b`, 100))).toHaveLength(ids.filter((id) => id > `a'b`).length);
+      await store.write(async (tx) => {
+        for (const id of ids) await tx.delete('meta', id);
+      });
+      expect(await store.read((tx) => tx.count('meta'))).toBe(0);
+      store.close();
+    });
+
     it('stores in different schemas of one database are separate libraries', async () => {
       const [a, b] = [await engine.open(), await engine.open()];
       await a.write((tx) => tx.put('meta', { id: 'k', value: 'a' }));

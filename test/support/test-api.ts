@@ -1,5 +1,9 @@
 // IndexedDB for TESSERA_TEST_STORE=idb (Node has none; installing the fake changes nothing else).
 import 'fake-indexeddb/auto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll } from 'vitest';
 import { IdbStore } from '../../worker/browser/idb-store.ts';
 import { createApp } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
@@ -19,6 +23,27 @@ export interface Reply {
 }
 
 let stores = 0;
+
+/**
+ * `TESSERA_TEST_TRANSPORT=http`: each test app is served by @hono/node-server on a free port, as the Node
+ * host serves it, and `call` goes over real HTTP (`fetch`) instead of `app.request()`.
+ */
+const overHttp = process.env.TESSERA_TEST_TRANSPORT === 'http';
+const servers: Server[] = [];
+if (overHttp) {
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => new Promise((resolve) => (server.close(resolve), server.closeAllConnections()))));
+  });
+}
+
+async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<string> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const created = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(created as Server)) as Server;
+    created.once('error', reject);
+  });
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 /**
  * The store of a test that names none: a MemoryStore, or with `TESSERA_TEST_STORE=idb` an IdbStore on
@@ -55,13 +80,15 @@ export async function createTestApi(
     ...(options.now ? { now: options.now } : {}),
   });
 
+  const origin = overHttp ? await listen((request) => app.fetch(request)) : undefined;
+
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply & { headers: Headers }> {
     const init: RequestInit = { method, headers };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       init.headers = { 'content-type': 'application/json', ...headers };
     }
-    const response = await app.request(`/api${path}`, init);
+    const response = origin ? await fetch(`${origin}/api${path}`, init) : await app.request(`/api${path}`, init);
     const text = await response.text();
     const contentType = response.headers.get('content-type');
     checkResponse({ method, path: path.split('?')[0], status: response.status, contentType, body: text });
