@@ -216,13 +216,14 @@ class Transaction {
         this.call(c, async () => {
           const staged = this.staged.get(c);
           if (staged?.has(id)) return fromStage(staged.get(id)!) as never;
+          if (!storable(id)) return undefined as never;
           const rows = await this.client.query<{ data: string }>(`SELECT data::text AS data FROM ${table(c)} WHERE id = $1`, [id]);
           return (rows[0] ? decodeRecord(rows[0].data) : undefined) as never;
         }),
       getMany: (c, ids) =>
         this.call(c, async () => {
           const staged = this.staged.get(c);
-          const wanted = [...new Set(ids.filter((id) => !staged?.has(id)))];
+          const wanted = [...new Set(ids.filter((id) => !staged?.has(id) && storable(id)))];
           const found = new Map<string, string>();
           if (wanted.length > 0) {
             const rows = await this.client.query<{ id: string; data: string }>(
@@ -269,6 +270,7 @@ class Transaction {
       delete: (c, id) =>
         this.call(c, async () => {
           if (this.mode !== 'write') throw new DOMException('A read transaction cannot delete.', 'ReadOnlyError');
+          if (!storable(id)) return; // no stored record can have that id
           this.stage(c, id, null);
         }),
     };
@@ -326,3 +328,10 @@ function storageError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * Whether PostgreSQL can hold `id`: its text type has no U+0000, so an id with one (an asset id from a
+ * hostile URL, `%00`) names no record: a read finds nothing and a delete does nothing, as in IndexedDB.
+ */
+function storable(id: string): boolean {
+  return !id.includes('\0');
+}
