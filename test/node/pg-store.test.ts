@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SnippetRecord } from '../../worker/core/store/records.ts';
-import { PgliteDatabase, type Database } from '../../worker/node/pg/database.ts';
+import { PgliteDatabase, PostgresDatabase, type Database } from '../../worker/node/pg/database.ts';
 import { decodeRecord, encodeRecord } from '../../worker/node/pg/encode.ts';
 import { quote, SCHEMA_VERSION } from '../../worker/node/pg/migrations.ts';
 import { PgStore } from '../../worker/node/pg/pg-store.ts';
@@ -163,6 +163,39 @@ for (const engine of engines) {
     });
   });
 }
+
+describe.skipIf(!process.env.DATABASE_URL)('PgStore when PostgreSQL drops its connection', () => {
+  it('a write cut off is a 503 that commits nothing; the next one works on a new connection', async () => {
+    const url = new URL(process.env.DATABASE_URL!);
+    const name = `tessera_victim_${process.pid}`;
+    url.searchParams.set('application_name', name);
+    const db = await PostgresDatabase.open({ url: url.href, max: 1 });
+    const admin = await PostgresDatabase.open({ url: process.env.DATABASE_URL! });
+    const schema = testSchema();
+    try {
+      const store = await PgStore.open(db, { schema });
+      const failed = await store
+        .write(async (tx) => {
+          await tx.put('meta', { id: 'lost', value: 1 });
+          await tx.count('meta');
+          // Not awaited (that would end the transaction): the connection is killed while it is in use.
+          void admin.pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+          for (const end = Date.now() + 10_000; Date.now() < end; ) await tx.count('meta');
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(failed).toMatchObject({ status: 503, code: 'storage_unavailable' });
+      await store.write((tx) => tx.put('meta', { id: 'next', value: 1 }));
+      expect(await store.read((tx) => tx.getAll('meta'))).toEqual([{ id: 'next', value: 1 }]);
+    } finally {
+      await dropSchemas(admin, [schema]);
+      await db.close();
+      await admin.close();
+    }
+  });
+});
 
 describe('PGlite in a data folder', () => {
   it('keeps committed writes across a close and reopen', async () => {

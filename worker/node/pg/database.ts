@@ -166,6 +166,11 @@ export class PostgresDatabase implements Database {
       unlock();
       throw error;
     }
+    // A checked-out connection that breaks emits 'error' on itself (the pool only listens to idle ones):
+    // without a listener that would end the process. A broken one is destroyed on release, not pooled.
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    connection.on('error', onError);
     let released = false;
     return {
       client: {
@@ -177,7 +182,8 @@ export class PostgresDatabase implements Database {
       release: () => {
         if (released) return;
         released = true;
-        connection.release();
+        connection.off('error', onError);
+        connection.release(broken);
         unlock();
       },
     };

@@ -17,6 +17,7 @@
  * - With `notify`, a write that appends to the change log sends `NOTIFY <channel>` in its transaction:
  *   PostgreSQL delivers it on commit only, and the listeners (pg-feed.ts) then read the log.
  */
+import { ApiError } from '../../core/errors.ts';
 import { unref } from '../../core/timers.ts';
 import { COLLECTIONS, type CollectionName } from '../../core/store/records.ts';
 import type { ReadTx, Store, WriteTx } from '../../core/store/store.ts';
@@ -76,7 +77,12 @@ export class PgStore implements Store {
   private async run<T>(mode: Mode, fn: (tx: WriteTx) => Promise<T>, scope: readonly CollectionName[] = COLLECTIONS): Promise<T> {
     if (this.closed) throw new DOMException('The store is closed.', 'InvalidStateError');
     const names = [...new Set(scope)].sort();
-    const lease = await this.db.lease(mode === 'write' ? names : undefined);
+    let lease: Lease;
+    try {
+      lease = await this.db.lease(mode === 'write' ? names : undefined);
+    } catch (error) {
+      throw storageError(error);
+    }
     const tx = new Transaction(this.tables, this.db.serial, lease, mode, scope, this.options.notify, this.schema);
     try {
       await tx.begin(names, quote(this.schema));
@@ -319,11 +325,24 @@ function fromStage(text: string | null) {
   return text === null ? undefined : decodeRecord(text);
 }
 
-/** PostgreSQL's "disk full" as the QuotaExceededError the core answers with 507 (services.ts). */
+/** Connection failures: the server went away, refused or dropped the connection, or shut down. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
+
+/**
+ * PostgreSQL's errors as the core answers them: "disk full" as the QuotaExceededError it answers with 507
+ * (services.ts), a lost or refused connection as a 503 (the next request gets a new connection).
+ */
 function storageError(error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === '53100') {
-    return new DOMException(`The database is out of space: ${(error as Error).message}`, 'QuotaExceededError');
+  if (error instanceof ApiError || error instanceof DOMException) return error;
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === '53100') return new DOMException(`The database is out of space: ${message}`, 'QuotaExceededError');
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || /Connection terminated|connection error|timeout exceeded when trying to connect/i.test(message)) {
+    return new ApiError(
+      503,
+      'storage_unavailable',
+      `The database cannot be reached (${message}). Try again; a write cut off while it committed may or may not have been stored.`,
+    );
   }
   return error;
 }
