@@ -35,11 +35,11 @@
  * (BENCH_APP_PORT sets the port, default 4187; BENCH_SEED the generator seed, default 1.)
  */
 import { cpus, loadavg } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { pageImport, pageWaitForSnapshot, SnippetGen } from './search.ts';
-import { repoRoot, serveBuild } from './server.ts';
+import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
 import { line, ms, stats, type Stats } from './stats.ts';
 
 export interface KeystrokeResult {
@@ -697,16 +697,12 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 // Standalone run: serve a build, launch Chromium, run the section.
 
 async function standalone(): Promise<number> {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
   const root = repoRoot();
-  const dist = resolve(root, arg('--dist') ?? process.env.TESSERA_DIST ?? 'dist');
+  const dist = distFolder(root);
   const port = Number(process.env.BENCH_APP_PORT || 4187);
-  const sizes = arg('--sizes')?.split(',').map(Number);
-  const queries = arg('--queries') ? Number(arg('--queries')) : undefined;
-  const reloads = arg('--reloads') ? Number(arg('--reloads')) : undefined;
+  const sizes = argValue('--sizes')?.split(',').map(Number);
+  const queries = argValue('--queries') ? Number(argValue('--queries')) : undefined;
+  const reloads = argValue('--reloads') ? Number(argValue('--reloads')) : undefined;
   const server = await serveBuild(root, dist, port);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {

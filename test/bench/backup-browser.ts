@@ -18,12 +18,12 @@
  *   node .bench/backup-browser.mjs --dist /tmp/tessera-bench-dist [--assets 10000]
  * (BENCH_BACKUP_PORT sets the port, default 4187.)
  */
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { APPLICATION } from '../support/seeds.ts';
 import { SnippetGen } from './search.ts';
-import { repoRoot, serveBuild } from './server.ts';
+import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
 
 export interface BackupBrowserResult {
   assets: number;
@@ -221,18 +221,14 @@ export async function runBackupBrowserBench(options: { browser: Browser; origin:
 }
 
 async function standalone(): Promise<number> {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
   const root = repoRoot();
-  const dist = resolve(root, arg('--dist') ?? process.env.TESSERA_DIST ?? 'dist');
+  const dist = distFolder(root);
   const port = Number(process.env.BENCH_BACKUP_PORT || 4187);
   const server = await serveBuild(root, dist, port);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     console.log('Backup and restore in Chromium — test/bench/backup-browser.ts');
-    await runBackupBrowserBench({ browser, origin: `http://localhost:${port}`, assets: Number(arg('--assets') ?? 10_000) });
+    await runBackupBrowserBench({ browser, origin: `http://localhost:${port}`, assets: Number(argValue('--assets') ?? 10_000) });
     return 0;
   } finally {
     await browser.close();

@@ -58,7 +58,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { mulberry32 } from '../support/random.ts';
@@ -73,7 +73,7 @@ import { runEmbeddingBench } from './embedding.ts';
 import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
 import { runSearchBench } from './search.ts';
-import { repoRoot, serveBuild } from './server.ts';
+import { distFolder, repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
 
@@ -96,12 +96,7 @@ const COLD_SAMPLES = 10; // per route
 const COLD_CREATE_SAMPLES = 5;
 
 const ROOT = repoRoot();
-/** `--dist <folder>` or TESSERA_DIST: the build to serve (relative to the repository root); default dist/. */
-function distArg(): string {
-  const i = process.argv.indexOf('--dist');
-  return (i > 0 && process.argv[i + 1]) || process.env.TESSERA_DIST || 'dist';
-}
-const DIST = resolve(ROOT, distArg());
+const DIST = distFolder(ROOT);
 const OUT_DIR = join(ROOT, '.bench');
 
 // ---------------------------------------------------------------------------------------------------

@@ -22,12 +22,12 @@
  * the relevance latency at each size; BENCH_SEARCH_PORT sets the port, default 4186; BENCH_COLD_SAMPLES
  * the number of stops, default 15.)
  */
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { APPLICATION } from '../support/seeds.ts';
 import { measureRelevanceLatency } from './relevance.ts';
-import { repoRoot, serveBuild } from './server.ts';
+import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
 
 export interface LatencyStats {
   n: number;
@@ -457,14 +457,10 @@ function line(label: string, s: LatencyStats, extra = ''): string {
 // Standalone run: serve a build, launch Chromium, run the section.
 
 async function standalone(): Promise<number> {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i > 0 ? process.argv[i + 1] : undefined;
-  };
   const root = repoRoot();
-  const dist = resolve(root, arg('--dist') ?? process.env.TESSERA_DIST ?? 'dist');
+  const dist = distFolder(root);
   const port = Number(process.env.BENCH_SEARCH_PORT || 4186);
-  const sizes = (arg('--sizes') ?? '10000,100000').split(',').map(Number);
+  const sizes = (argValue('--sizes') ?? '10000,100000').split(',').map(Number);
   const server = await serveBuild(root, dist, port);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {

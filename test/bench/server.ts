@@ -1,7 +1,7 @@
 /** The repository and a build of it served for a bench run: one way for run.ts and the sections run alone. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root: the nearest folder above this file (or its bundle) with Tessera's package.json. */
@@ -13,6 +13,17 @@ export function repoRoot(): string {
     if (up === dir) throw new Error('bench: repository root not found');
     dir = up;
   }
+}
+
+/** The value after `name` on the command line (`--sizes 10000`), or undefined. */
+export function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+/** The build a bench serves: `--dist <folder>`, else TESSERA_DIST, else dist/ (relative to `root`). */
+export function distFolder(root: string): string {
+  return resolve(root, argValue('--dist') || process.env.TESSERA_DIST || 'dist');
 }
 
 /** Serves the build folder `dist` with scripts/serve.mjs on `port`; resolves once it listens (10 s at most). */
