@@ -42,6 +42,32 @@ import * as sdk from '@pieces.app/pieces-os-client';
 Object.assign(window, { host: { installWebSocketShim, ready, register, sdk } });
 `;
 
+/** Host code type-checked against the package's declarations: a wrong option must not compile (types, not `any`). */
+const TYPED_USES: Record<string, { code: string; lib: string }> = {
+  'worker-types.ts': {
+    lib: 'ES2022,WebWorker',
+    code: `
+import { installTessera, type TesseraOptions } from 'tessera/worker';
+declare const scope: ServiceWorkerGlobalScope;
+const options: TesseraOptions = { base: '/tessera/api', aliases: ['http://localhost:39300'], assetsUrl: '/tessera-assets/' };
+installTessera(scope, options);
+// @ts-expect-error: assetsUrl is a string or a URL
+installTessera(scope, { assetsUrl: 5 });
+`,
+  },
+  'client-types.ts': {
+    lib: 'ES2022,DOM',
+    code: `
+import { installWebSocketShim, ready, register } from 'tessera/client';
+const registered: Promise<void> = register({ base: '/tessera/api', aliases: ['http://localhost:39300'] });
+const restore: () => void = installWebSocketShim({ base: '/tessera/api' });
+void ready(); void registered; void restore;
+// @ts-expect-error: a base is a path
+void register({ base: 42 });
+`,
+  },
+};
+
 let dir: string;
 let server: Server;
 let origin: string;
@@ -110,6 +136,23 @@ declare global {
   }
 }
 
+test("the package's exports come with types", async () => {
+  const host = join(dir, 'host');
+  for (const [name, { code, lib }] of Object.entries(TYPED_USES)) {
+    await writeFile(join(host, name), code);
+    const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
+    const args = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022', '--lib', lib, '--types', '', '--skipLibCheck', name];
+    const result = (() => {
+      try {
+        return execFileSync(tsc, args, { cwd: host, encoding: 'utf8' });
+      } catch (error) {
+        return String((error as { stdout?: string }).stdout ?? error);
+      }
+    })();
+    expect(result, name).toBe('');
+  }
+});
+
 test('a host worker with installTessera: the SDK at its base and at the desktop address, its own route, streams, restarts', async ({ page }) => {
   test.setTimeout(120_000);
   allowEndpoint(origin);
@@ -148,7 +191,8 @@ test('a host worker with installTessera: the SDK at its base and at the desktop 
 
   // A stream through the shim at the desktop address: its first frame, then the next write's.
   const streamed = await page.evaluate(async ({ seed, BASE, DESKTOP }) => {
-    window.host.installWebSocketShim({ base: BASE, aliases: [DESKTOP.replace('http:', 'ws:')] });
+    // The aliases given to register() are the shim's by default.
+    window.host.installWebSocketShim({});
     const frames: string[] = [];
     const socket = new WebSocket(`${DESKTOP.replace('http:', 'ws:')}/assets/stream/identifiers`);
     const frame = () => new Promise<void>((resolve) => socket.addEventListener('message', (event) => (frames.push(String(event.data)), resolve()), { once: true }));
