@@ -6,7 +6,8 @@
  * - `pkg/client.js`: `tessera/client` (app/client/index.ts), the same for the page;
  * - `pkg/embedded.js`: `tessera/embedded` (app/client/embedded.ts) when that file exists;
  * - `pkg/assets/`: what the host serves at `assetsUrl`: the worker's lazy scripts, the language model's
- *   files and onnxruntime-web's wasm (scripts/worker-bundle.ts);
+ *   files and onnxruntime-web's wasm (scripts/worker-bundle.ts); and `sw.js`, Tessera's own worker (a
+ *   classic script, without the app's shell) for a host that has none: its assets are its folder;
  * - `pkg/types/`: the declarations of those entries and what they name (tsc).
  *
  * Everything the modules need is inside them, so the package has no runtime dependencies and installs
@@ -33,6 +34,8 @@ rmSync(out, { recursive: true, force: true });
 const worker = await bundleServiceWorker({ production: true, entry: 'worker/browser/install.ts', format: 'esm' });
 write(join(out, 'worker.js'), worker.worker);
 for (const [path, text] of worker.lazy) write(join(out, 'assets', path), text);
+// Same sources, same lazy scripts: only the worker itself is kept.
+write(join(out, 'assets', 'sw.js'), (await bundleServiceWorker({ production: true })).worker);
 for (const entry of PACKAGED_FILES) {
   for (const name of packagedNames(entry)) {
     mkdirSync(join(out, 'assets', entry.to), { recursive: true });

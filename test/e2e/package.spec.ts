@@ -71,6 +71,9 @@ void register({ base: 42 });
 let dir: string;
 let server: Server;
 let origin: string;
+/** The same files at another origin, where the page registers the package's own worker instead of the host's. */
+let ownServer: Server;
+let ownOrigin: string;
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.txt': 'text/plain; charset=utf-8', '.wasm': 'application/wasm' };
 
@@ -81,7 +84,9 @@ function serve(root: string): Promise<Server> {
     const info = file.startsWith(root) ? await stat(file).catch(() => null) : null;
     if (!info?.isFile()) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', ...(type.startsWith('text/html') ? { 'content-security-policy': POLICY } : {}) });
+    // The package's own worker lives in its assets folder and controls the whole origin: the header allows that scope.
+    const allowed = path.endsWith('/sw.js') ? { 'service-worker-allowed': '/' } : {};
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', ...allowed, ...(type.startsWith('text/html') ? { 'content-security-policy': POLICY } : {}) });
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => created.listen(0, '127.0.0.1', () => resolve(created)));
@@ -118,10 +123,13 @@ test.beforeAll(async () => {
   await writeFile(join(host, 'public', 'plain.txt'), 'a plain file\n');
   server = await serve(join(host, 'public'));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ownServer = await serve(join(host, 'public'));
+  ownOrigin = `http://127.0.0.1:${(ownServer.address() as AddressInfo).port}`;
 });
 
 test.afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
+  await new Promise((resolve) => ownServer?.close(resolve));
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -217,4 +225,34 @@ test('a host worker with installTessera: the SDK at its base and at the desktop 
   await stopServiceWorkers(page);
   expect((await listAt(`${origin}${BASE}`)).sort()).toEqual(both);
   expect(await text('/host/route')).toBe('200 the host answers');
+});
+
+test("the package's own worker: register({base: '/x', scriptUrl}) answers under /x and nothing under /api", async ({ page }) => {
+  test.setTimeout(60_000);
+  allowEndpoint(ownOrigin);
+  const requested: string[] = [];
+  page.context().on('request', (request) => requested.push(request.url()));
+  await page.goto(`${ownOrigin}/`);
+  await page.evaluate(async () => {
+    await window.host.register({ base: '/x', scriptUrl: '/tessera-assets/sw.js' });
+    await window.host.ready();
+  });
+  const text = (path: string, body?: unknown) =>
+    page.evaluate(
+      async ({ path, body }) => {
+        const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+        const response = await fetch(path, init);
+        return `${response.status} ${await response.text()}`;
+      },
+      { path, body },
+    );
+  expect(await text('/x/.well-known/health')).toMatch(/^200 ok/);
+  expect(await text('/x/assets/create?transferables=false', fragmentSeed(PYTHON_SNIPPET, { name: 'under x' }))).toMatch(/^200 /);
+  expect(await text('/x/assets?transferables=false')).toContain('"name":"under x"');
+  // Under /api the server answers (its plain 404): the worker took nothing there.
+  expect(await text('/api/assets')).toBe('404 not found\n');
+  expect(await text('/api/.well-known/health')).toBe('404 not found\n');
+  // Its lazy files and the language model are its folder's (kept offline at install).
+  expect(requested).toContainEqual(expect.stringMatching(new RegExp(`^${ownOrigin}/tessera-assets/lazy/flexsearch-[0-9a-f]{10}\\.js$`)));
+  expect(requested).toContain(`${ownOrigin}/tessera-assets/models/vscode-languagedetection/model.json`);
 });
