@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS, LexicalIndex, type QueryTerm } from '../../worker/core/search/lexical.ts';
+import { FIELDS, LexicalIndex, type QueryTerm } from '../../worker/core/search/lexical/lexical-index.ts';
 import { terms } from '../../worker/core/search/tokenize.ts';
 
 type Fields = Partial<Record<(typeof FIELDS)[number], string>>;

@@ -13,7 +13,7 @@ import type { Context } from '../deps.ts';
 import { dot } from '../embed/embedder.ts';
 import type { ClassificationSpecificEnum } from '../model/schemas.ts';
 import { PSEUDO, splitProse } from '../search/documents.ts';
-import { FIELD_COUNT, LexicalIndex, type Hits } from '../search/lexical.ts';
+import { FIELD_COUNT, LexicalIndex, type Hits } from '../search/lexical/lexical-index.ts';
 import { analyseQuery } from '../search/query.ts';
 import { searchIndexFor } from '../search/search-index.ts';
 import { isStopword, terms } from '../search/tokenize.ts';

@@ -2,7 +2,7 @@ import { assetScope } from '../assets/read.ts';
 import type { Context } from '../deps.ts';
 import type { Asset, Assets, InteractedAsset } from '../model/schemas.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
-import type { LexicalIndex, QueryTerm } from './lexical.ts';
+import type { LexicalIndex, QueryTerm } from './lexical/lexical-index.ts';
 import { assetsByIds, assetsOf } from './service.ts';
 import { searchIndexFor } from './search-index.ts';
 import { terms as textTerms } from './tokenize.ts';

@@ -10,7 +10,7 @@ import type {
   WebsiteRecord,
 } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
-import { FIELD_COUNT, type MetaCodec } from './lexical.ts';
+import { FIELD_COUNT, type MetaCodec } from './lexical/lexical-index.ts';
 import { terms } from './tokenize.ts';
 
 /**

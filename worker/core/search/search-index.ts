@@ -3,7 +3,7 @@ import { changesSince, lastSeq, readSeq } from '../feed/commit.ts';
 import type { Store } from '../store/store.ts';
 import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
-import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical.ts';
+import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical/lexical-index.ts';
 import { needsTypos } from './query.ts';
 import { unref } from '../timers.ts';
 import { exclusive } from '../exclusive.ts';

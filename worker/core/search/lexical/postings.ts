@@ -1,5 +1,5 @@
 /**
- * The compacted postings of the lexical index (lexical.ts), varint-coded: per term, its postings in slot
+ * The compacted postings of the lexical index (lexical-index.ts), varint-coded: per term, its postings in slot
  * order, each as the gap to the previous slot (minus one) and the packed field frequencies, both LEB128
  * varints. About 2.5 bytes a posting instead of the 8 of two 32-bit arrays. The index keeps them coded
  * and decodes a term's list as a query reads it, because they are what a worker's first search reads
