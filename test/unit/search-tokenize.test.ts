@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importModule } from '../../worker/node/import-modules.ts';
-import { LexicalIndex } from '../../worker/core/search/lexical.ts';
+import { LexicalIndex } from '../../worker/core/search/lexical/lexical-index.ts';
 import { TypoIndex, damerauLevenshtein } from '../../worker/core/search/fuzzy.ts';
 import { analyseQuery } from '../../worker/core/search/query.ts';
 import { stem, terms, words } from '../../worker/core/search/tokenize.ts';

@@ -1,6 +1,6 @@
 import type { Index } from 'flexsearch';
 import type { LazyModules, LoadModule } from '../lazy-modules.ts';
-import type { LexicalIndex } from './lexical.ts';
+import type { LexicalIndex } from './lexical/lexical-index.ts';
 
 type FlexSearch = LazyModules['flexsearch'];
 
