@@ -10,6 +10,9 @@ const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const appRoot = fileURLToPath(new URL('./app', import.meta.url));
 const WORKER_ENTRY = 'worker/browser/sw.ts';
 const WORKER_URL = '/sw.js';
+/** The embedded mode's dedicated Worker (worker/embedded/worker.ts), for pages without a service worker. */
+const EMBEDDED_ENTRY = 'worker/embedded/worker.ts';
+const EMBEDDED_URL = '/tessera-embedded.js';
 
 /**
  * Refuses `import { z } from 'zod'` in worker sources: zod's `z` binding is a re-exported namespace object,
@@ -74,6 +77,8 @@ const LAZY_DATA = { from: 'node_modules/@vscode/vscode-languagedetection/model',
 interface WorkerBuild {
   /** `/sw.js`. */
   worker: string;
+  /** `/tessera-embedded.js`. */
+  embedded: string;
   /** URL path -> text of each lazy script. */
   lazy: Map<string, string>;
 }
@@ -112,6 +117,9 @@ async function bundleServiceWorker(production: boolean, shell?: ShellFiles): Pro
   for (const path of precache) hash.update(path);
   for (const name of readdirSync(join(repoRoot, LAZY_DATA.from)).sort()) hash.update(readFileSync(join(repoRoot, LAZY_DATA.from, name)));
   const files = { cache: `tessera-lazy-${hash.digest('hex').slice(0, 10)}`, scripts, precache };
+  const lazyDefines = { 'process.env.NODE_ENV': nodeEnv, TESSERA_LAZY_SCRIPTS: 'true', TESSERA_LAZY: JSON.stringify(files) };
+  // The embedded Worker loads the same lazy scripts (from the service worker's cache when one has it).
+  const embedded = build({ ...workerBuildOptions(production), entryPoints: [EMBEDDED_ENTRY], format: 'iife', define: lazyDefines });
   const result = await build({
     ...workerBuildOptions(production),
     entryPoints: [WORKER_ENTRY],
@@ -119,14 +127,9 @@ async function bundleServiceWorker(production: boolean, shell?: ShellFiles): Pro
     // cache) and starts it about 13 ms sooner (interleaved A/B, worker stopped -> GET /api/__echo: 60 -> 47 ms).
     // The bundle has no top-level await; esbuild turns the `import.meta` of FlexSearch's unused worker mode into `{}`.
     format: 'iife',
-    define: {
-      'process.env.NODE_ENV': nodeEnv,
-      TESSERA_LAZY_SCRIPTS: 'true',
-      TESSERA_LAZY: JSON.stringify(files),
-      ...(shell && { TESSERA_SHELL: JSON.stringify(shell) }),
-    },
+    define: { ...lazyDefines, ...(shell && { TESSERA_SHELL: JSON.stringify(shell) }) },
   });
-  return { worker: only(result.outputFiles, 'worker bundle'), lazy };
+  return { worker: only(result.outputFiles, 'worker bundle'), embedded: only((await embedded).outputFiles, 'embedded worker bundle'), lazy };
 }
 
 function only(outputs: OutputFile[], what: string): string {
@@ -183,14 +186,14 @@ function serviceWorker(): Plugin {
           res.end(lazyScript);
           return;
         }
-        if (path !== WORKER_URL) return next();
+        if (path !== WORKER_URL && path !== EMBEDDED_URL) return next();
         try {
           const built = await bundleServiceWorker(false);
           lazy = built.lazy;
           res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
           res.setHeader('Service-Worker-Allowed', '/');
           res.setHeader('Cache-Control', 'no-cache');
-          res.end(built.worker);
+          res.end(path === WORKER_URL ? built.worker : built.embedded);
         } catch (error) {
           server.config.logger.error(`[tessera] service worker bundle failed: ${String(error)}`);
           res.statusCode = 500;
@@ -205,6 +208,7 @@ function serviceWorker(): Plugin {
       async handler(_options, bundle) {
         const built = await bundleServiceWorker(true, appShell(bundle, publicDir));
         this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: built.worker });
+        this.emitFile({ type: 'asset', fileName: EMBEDDED_URL.slice(1), source: built.embedded });
         for (const [path, source] of built.lazy) this.emitFile({ type: 'asset', fileName: path.slice(1), source });
       },
     },
@@ -260,6 +264,8 @@ export default defineConfig({
   build: {
     outDir: `${repoRoot}dist`,
     emptyOutDir: true,
+    // The app, and the embedded mode's page (the client alone, no service worker: its e2e tests and bench use it).
+    rollupOptions: { input: { index: `${appRoot}/index.html`, embedded: `${appRoot}/embedded.html` } },
   },
   // The app's components are Preact TSX (app/ui).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },

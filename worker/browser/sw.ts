@@ -16,19 +16,14 @@
  * - `message` `{type: 'tessera:rpc'}` with a MessagePort -> the services on that port (see rpc.ts);
  *   `{type: 'tessera:keepalive'}` -> keeps the worker alive until the RPC calls under way are done (calls
  *   on a port are not events, so they alone would not keep an idle worker from being stopped).
- * - When the app starts (each worker lifetime), the last committed change seq goes out on the
- *   BroadcastChannel `tessera-stream-head`: a page's stream that missed an event (published by a worker
- *   stopped right after its commit) catches up.
+ * - The app is created on the first request of each worker lifetime (service-host.ts).
  */
 import { apiPath, basePathsOf, DEFAULT_BASE, type BasePaths } from '../core/base-path.ts';
-import { ApiError } from '../core/errors.ts';
-import { lastSeq } from '../core/feed/commit.ts';
 import { dropOldLazyCaches, precacheLazyFiles } from '../core/lazy-script.ts';
-import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
 import { dropOldShellCaches, precacheShell, shellResponse } from './app-shell.ts';
 import { CLAIM, CLAIMED, RPC_CONNECT, RPC_KEEPALIVE } from './protocol.ts';
 import { acceptRpc, rpcIdle } from './rpc.ts';
-import { createServiceApp, type ServiceApp } from './service-app.ts';
+import { createServiceHost } from './service-host.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -53,59 +48,7 @@ const BASE = PATHS.base;
  */
 const ECHO_PATH = `${BASE}/__echo`;
 
-let app: Promise<ServiceApp> | undefined;
-
-/**
- * The app, created once per worker lifetime on the first request under the base. A failed creation is
- * not cached, so the next request tries again (a transient failure, say an IndexedDB upgrade blocked by
- * an old tab, must not brick the worker until it is stopped). It cannot stay pending: IdbStore.open gives
- * up on a blocked upgrade after BLOCKED_TIMEOUT_MS.
- */
-function getApp(): Promise<ServiceApp> {
-  if (!app) {
-    app = createServiceApp(BASE);
-    app.then(announceHead, () => {
-      app = undefined;
-    });
-  }
-  return app;
-}
-
-/** Posts the last committed seq on the head channel (see the header comment). */
-function announceHead(service: ServiceApp): void {
-  lastSeq(service.ctx).then(
-    (seq) => {
-      const channel = new BroadcastChannel(HEAD_CHANNEL);
-      channel.postMessage({ type: 'head', seq } satisfies HeadMessage);
-      channel.close();
-    },
-    () => {},
-  );
-}
-
-function errorResponse(status: number, code: string, message: string): Response {
-  return Response.json({ error: { status, code, message } }, { status });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function answer(request: Request): Promise<Response> {
-  let service: ServiceApp;
-  try {
-    service = await getApp();
-  } catch (error) {
-    // A blocked database upgrade says so (storage_blocked) and what to do.
-    if (error instanceof ApiError) return errorResponse(503, error.code, error.message);
-    return errorResponse(503, 'unavailable', `service failed to start: ${messageOf(error)}`);
-  }
-  try {
-    return await service.fetch(request);
-  } catch (error) {
-    return errorResponse(500, 'internal', messageOf(error));
-  }
-}
+const host = createServiceHost(BASE);
 
 // Install also keeps the lazy scripts, the language model and the app shell offline.
 self.addEventListener('install', (event) => {
@@ -130,7 +73,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(Response.json({}));
     return;
   }
-  event.respondWith(answer(path === url.pathname ? request : underBase(request, url, path)));
+  event.respondWith(host.answer(path === url.pathname ? request : underBase(request, url, path)));
 });
 
 /** A request under an alias, as the same request under the base. */
@@ -146,7 +89,7 @@ self.addEventListener('message', (event) => {
   const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
   if (type === RPC_CONNECT) {
     const port = event.ports[0];
-    if (port) event.waitUntil(acceptRpc(port, getApp));
+    if (port) event.waitUntil(acceptRpc(port, host.app));
     return;
   }
   if (type === RPC_KEEPALIVE) {
