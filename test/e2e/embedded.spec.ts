@@ -109,6 +109,18 @@ test('the SDK with fetchApi creates, reads and searches; streams and the RPC wor
   expect(bad.body.error).toMatchObject({ status: 400 });
   expect(await page.evaluate(async () => (await window.sdk.assets.assetsSnapshot({ transferables: false })).iterable?.length)).toBe(1);
 
+  // An aborted request rejects as fetch does.
+  const aborted = await page.evaluate(async () => {
+    const abort = new AbortController();
+    const pending = window.embedded.fetch('/api/assets?transferables=false', { signal: abort.signal });
+    abort.abort();
+    return pending.then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+  });
+  expect(aborted).toBe('AbortError');
+
   // A URL that is not the API's goes to the network, as the service worker would let it through.
   expect(await page.evaluate(async () => (await window.embedded.fetch('/manifest.webmanifest')).status)).toBe(200);
   expect(await page.evaluate(async () => ({ controller: navigator.serviceWorker.controller, registrations: (await navigator.serviceWorker.getRegistrations()).length }))).toEqual({
