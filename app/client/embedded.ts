@@ -19,8 +19,8 @@
  * writes.
  */
 import { checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
-import { FETCH, type FetchAbort, type FetchReply, type FetchRequest } from '../../worker/embedded/protocol.ts';
 import { waitHealthy } from './health.ts';
+import { fetchOverPort, type PortFetchTarget } from './port-fetch.ts';
 import { createRpc, type TesseraRpc } from './rpc.ts';
 import { installWebSocketShim as installShim } from './shim.ts';
 import { TesseraSocket, type FetchApi } from './socket.ts';
@@ -60,9 +60,6 @@ export interface Embedded {
 
 export const EMBEDDED_SCRIPT_URL = '/tessera-embedded.js';
 
-/** Statuses whose Response may not have a body. */
-const NULL_BODY = new Set([204, 205, 304]);
-
 export function startEmbedded(options: EmbeddedOptions = {}): Embedded {
   const base = checkBase(options.base ?? DEFAULT_BASE);
   const aliases = (options.aliases ?? []).map((alias) => new URL(alias, location.href));
@@ -99,55 +96,13 @@ export function startEmbedded(options: EmbeddedOptions = {}): Embedded {
     const path = apiPathOf(url);
     if (path === undefined) return fetch(request);
     if (failure) throw new TypeError(`tessera: ${failure}`);
-    request.signal.throwIfAborted();
-    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
     url.pathname = path;
-    const { port1, port2 } = new MessageChannel();
-    const message: FetchRequest = { type: FETCH, url: url.href, method: request.method, headers: [...request.headers], body };
-    worker.postMessage(message, body ? [port2, body] : [port2]);
-    return new Promise<Response>((resolve, reject) => {
-      let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
-      const finish = () => {
-        request.signal.removeEventListener('abort', onAbort);
-        pending.delete(onFailure);
-        port1.close();
-      };
-      const onFailure = (error: unknown) => {
-        finish();
-        reject(error);
-        stream?.error(error);
-      };
-      const onAbort = () => {
-        port1.postMessage({ type: 'abort' } satisfies FetchAbort);
-        onFailure(request.signal.reason);
-      };
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      pending.add(onFailure);
-      port1.onmessage = (event: MessageEvent<FetchReply>) => {
-        answered = true;
-        const reply = event.data;
-        if (reply.type === 'head') {
-          const hasBody = !NULL_BODY.has(reply.status) && request.method !== 'HEAD';
-          const body = hasBody
-            ? new ReadableStream<Uint8Array>({
-                start: (controller) => void (stream = controller),
-                cancel: () => {
-                  port1.postMessage({ type: 'abort' } satisfies FetchAbort);
-                  finish();
-                },
-              })
-            : null;
-          resolve(new Response(body, { status: reply.status, statusText: reply.statusText, headers: reply.headers }));
-        } else if (reply.type === 'chunk') {
-          stream?.enqueue(reply.bytes);
-        } else if (reply.type === 'end') {
-          finish();
-          stream?.close();
-        } else {
-          onFailure(new TypeError(`tessera: ${reply.message}`));
-        }
-      };
+    const response = await fetchOverPort(worker as PortFetchTarget, request, url.href, (fail) => {
+      pending.add(fail);
+      return () => pending.delete(fail);
     });
+    answered = true;
+    return response;
   };
 
   let readiness: Promise<void> | undefined;

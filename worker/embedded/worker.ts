@@ -10,14 +10,15 @@
  * streams receive.
  *
  * - `message` FETCH with a port: the request answered by the app, the response streamed back on the port
- *   (./protocol.ts). The base is `/api` unless the script URL names another (`?base=/tessera`).
+ *   (./protocol.ts, ./serve-fetch.ts). The base is `/api` unless the script URL names another (`?base=/tessera`).
  * - `message` RPC_CONNECT with a port: the services on that port (../browser/rpc.ts).
  */
 import { basePathsOf, DEFAULT_BASE } from '../core/base-path.ts';
 import { RPC_CONNECT } from '../browser/protocol.ts';
 import { acceptRpc } from '../browser/rpc.ts';
 import { createServiceHost } from '../browser/service-host.ts';
-import { FETCH, type FetchAbort, type FetchReply, type FetchRequest } from './protocol.ts';
+import { FETCH, type FetchRequest } from './protocol.ts';
+import { serveFetch } from './serve-fetch.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -35,34 +36,6 @@ const host = createServiceHost(BASE);
 self.addEventListener('message', (event: MessageEvent<{ type?: unknown }>) => {
   const port = event.ports[0];
   if (!port) return;
-  if (event.data?.type === FETCH) void serve(event.data as FetchRequest, port);
+  if (event.data?.type === FETCH) void serveFetch(event.data as FetchRequest, port, host.answer);
   else if (event.data?.type === RPC_CONNECT) void acceptRpc(port, host.app);
 });
-
-async function serve(message: FetchRequest, port: MessagePort): Promise<void> {
-  const abort = new AbortController();
-  port.onmessage = (event: MessageEvent<FetchAbort>) => {
-    if (event.data?.type === 'abort') abort.abort();
-  };
-  const reply = (data: FetchReply) => port.postMessage(data);
-  try {
-    const request = new Request(message.url, { method: message.method, headers: message.headers, body: message.body, signal: abort.signal });
-    const response = await host.answer(request);
-    reply({ type: 'head', status: response.status, statusText: response.statusText, headers: [...response.headers] });
-    if (response.body) {
-      const reader = response.body.getReader();
-      abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}));
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done || abort.signal.aborted) break;
-        // Copied, not transferred: a chunk may be a view of a buffer the app keeps (a cached asset's bytes).
-        reply({ type: 'chunk', bytes: value });
-      }
-    }
-    reply({ type: 'end' });
-  } catch (error) {
-    if (!abort.signal.aborted) reply({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-  } finally {
-    port.close();
-  }
-}
