@@ -2,140 +2,15 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type BuildOptions, type OutputFile, type Plugin as Plugin_ } from 'esbuild';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import type { ShellFiles } from './worker/browser/app-shell.ts';
+import { bundleServiceWorker, EMBEDDED_SCRIPT, PACKAGED_FILES, packagedNames, repoRoot } from './scripts/worker-bundle.ts';
 
-const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const appRoot = fileURLToPath(new URL('./app', import.meta.url));
-const WORKER_ENTRY = 'worker/browser/sw.ts';
 const WORKER_URL = '/sw.js';
-/** The embedded mode's dedicated Worker (worker/embedded/worker.ts), for pages without a service worker. */
-const EMBEDDED_ENTRY = 'worker/embedded/worker.ts';
-const EMBEDDED_URL = '/tessera-embedded.js';
-
-/**
- * Refuses `import { z } from 'zod'` in worker sources: zod's `z` binding is a re-exported namespace object,
- * which esbuild must keep whole (every locale: 445 KB of the worker, compiled and evaluated at each start),
- * while `import * as z from 'zod'` used as `z.object(...)` is tree-shaken (about 85 KB).
- */
-function zodNamespaceImports(): Plugin_ {
-  const named = /import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*(['"])zod\1/;
-  return {
-    name: 'tessera:zod-namespace-imports',
-    setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, (args) => {
-        if (!args.path.startsWith(join(repoRoot, 'worker'))) return undefined;
-        if (!named.test(readFileSync(args.path, 'utf8'))) return undefined;
-        return { errors: [{ text: `${args.path}: import zod as \`import * as z from 'zod'\` (the named \`z\` import pulls 370 KB of locales into the worker)` }] };
-      });
-    },
-  };
-}
-
-/** esbuild settings shared by the worker and its lazy scripts. */
-function workerBuildOptions(production: boolean) {
-  return {
-    plugins: [zodNamespaceImports()],
-    absWorkingDir: repoRoot,
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    splitting: false,
-    minify: production,
-    sourcemap: production ? false : 'inline',
-    write: false,
-    logLevel: 'silent',
-    // @vscode/vscode-languagedetection's bundle names Node built-ins in code paths that only run
-    // under Node; left external, they are never required in the worker.
-    external: ['crypto', 'fs', 'path', 'punycode', 'util', 'stream', 'http', 'url', 'https', 'zlib', 'encoding'],
-    // transformers.js imports onnxruntime-web's WebGPU build; the plain wasm build (its factory bundled
-    // in, no `import()` of a separate .mjs) is the one a service worker can run.
-    alias: { 'onnxruntime-web/webgpu': 'onnxruntime-web/wasm' },
-  } satisfies BuildOptions;
-}
-
-/**
- * The worker's lazy scripts (worker/core/lazy-script.ts): big libraries it needs only sometimes, kept
- * out of `/sw.js` so that a worker start does not compile them. Each is a classic script (IIFE) that
- * leaves the exports of `source` in `globalThis.__tesseraLazy_<name>`.
- */
-const LAZY_SCRIPTS: Record<string, string> = {
-  // The language model's TF.js code (assets/language/vscode-model.ts, LanguageDetectionLib).
-  languagedetection: [
-    "export { ModelOperations } from '@vscode/vscode-languagedetection';",
-    "export { default as cpuBackendChunk } from '@vscode/vscode-languagedetection/dist/lib/979.js';",
-  ].join('\n'),
-  // FlexSearch, for typo lookups (search/fuzzy.ts).
-  flexsearch: "export { Charset, Index } from 'flexsearch';",
-  // transformers.js and onnxruntime-web (embed/select.ts).
-  transformers: "export * from './worker/core/embed/transformers.ts';",
-};
-/** Data files the lazy scripts read, kept offline with them: the language model. */
-const LAZY_DATA = { from: 'node_modules/@vscode/vscode-languagedetection/model', to: '/models/vscode-languagedetection/' };
-
-interface WorkerBuild {
-  /** `/sw.js`. */
-  worker: string;
-  /** `/tessera-embedded.js`. */
-  embedded: string;
-  /** URL path -> text of each lazy script. */
-  lazy: Map<string, string>;
-}
-
-/**
- * Bundles the service worker into ONE self-contained classic script (IIFE; no chunks: a service worker may
- * not `import()`, nor `importScripts()` a file it did not load at install), and its lazy scripts beside it,
- * named by content hash; the
- * worker learns their names (and the cache that keeps them offline) through `TESSERA_LAZY`, and the
- * build's app shell through `TESSERA_SHELL` (build only: in dev there is none, and nothing is cached).
- * Used by dev and build alike.
- */
-async function bundleServiceWorker(production: boolean, shell?: ShellFiles): Promise<WorkerBuild> {
-  const nodeEnv = JSON.stringify(production ? 'production' : 'development');
-  const lazy = new Map<string, string>();
-  const scripts: Record<string, { path: string; sha256: string }> = {};
-  const hash = createHash('sha256');
-  await Promise.all(
-    Object.entries(LAZY_SCRIPTS).map(async ([name, source]) => {
-      const result = await build({
-        ...workerBuildOptions(production),
-        stdin: { contents: source, resolveDir: repoRoot, sourcefile: `lazy-${name}.ts`, loader: 'ts' },
-        format: 'iife',
-        globalName: `__tesseraLazy_${name}`,
-        define: { 'process.env.NODE_ENV': nodeEnv },
-      });
-      const text = only(result.outputFiles, `lazy script ${name}`);
-      // The worker checks the script's bytes against the full hash before it runs it (worker/core/lazy-script.ts).
-      const sha256 = createHash('sha256').update(text).digest('hex');
-      const path = `/lazy/${name}-${sha256.slice(0, 10)}.js`;
-      scripts[name] = { path, sha256 };
-      lazy.set(path, text);
-    }),
-  );
-  const precache = [...Object.values(scripts).map((s) => s.path).sort(), ...readdirSync(join(repoRoot, LAZY_DATA.from)).sort().map((name) => `${LAZY_DATA.to}${name}`)];
-  for (const path of precache) hash.update(path);
-  for (const name of readdirSync(join(repoRoot, LAZY_DATA.from)).sort()) hash.update(readFileSync(join(repoRoot, LAZY_DATA.from, name)));
-  const files = { cache: `tessera-lazy-${hash.digest('hex').slice(0, 10)}`, scripts, precache };
-  const lazyDefines = { 'process.env.NODE_ENV': nodeEnv, TESSERA_LAZY_SCRIPTS: 'true', TESSERA_LAZY: JSON.stringify(files) };
-  // The embedded Worker loads the same lazy scripts (from the service worker's cache when one has it).
-  const embedded = build({ ...workerBuildOptions(production), entryPoints: [EMBEDDED_ENTRY], format: 'iife', define: lazyDefines });
-  const result = await build({
-    ...workerBuildOptions(production),
-    entryPoints: [WORKER_ENTRY],
-    // A classic worker, not a module one: Chromium keeps a classic service worker's compiled code (V8 code
-    // cache) and starts it about 13 ms sooner (interleaved A/B, worker stopped -> GET /api/__echo: 60 -> 47 ms).
-    // The bundle has no top-level await; esbuild turns the `import.meta` of FlexSearch's unused worker mode into `{}`.
-    format: 'iife',
-    define: { ...lazyDefines, ...(shell && { TESSERA_SHELL: JSON.stringify(shell) }) },
-  });
-  return { worker: only(result.outputFiles, 'worker bundle'), embedded: only((await embedded).outputFiles, 'embedded worker bundle'), lazy };
-}
-
-function only(outputs: OutputFile[], what: string): string {
-  if (outputs.length !== 1) throw new Error(`expected one ${what}, got ${outputs.length}`);
-  return outputs[0]!.text;
-}
+/** The embedded mode's Worker, beside the lazy scripts it loads. */
+const EMBEDDED_URL = `/${EMBEDDED_SCRIPT}`;
+const CONTENT_TYPES: Record<string, string> = { '.json': 'application/json', '.bin': 'application/octet-stream', '.wasm': 'application/wasm' };
 
 /**
  * The app shell (worker/browser/app-shell.ts) of a build: the page, the files it loads and public/'s
@@ -167,7 +42,7 @@ function appShell(bundle: Rollup.OutputBundle, publicDir: string): ShellFiles {
   };
 }
 
-/** Serves `/sw.js` in `vite` dev (rebuilt on each request) and emits `sw.js` into the build output. */
+/** Serves `/sw.js` and the embedded Worker in `vite` dev (rebuilt on each request) and emits them into the build output. */
 function serviceWorker(): Plugin {
   let publicDir = '';
   return {
@@ -180,7 +55,7 @@ function serviceWorker(): Plugin {
       let lazy = new Map<string, string>();
       server.middlewares.use(async (req, res, next) => {
         const path = req.url?.split('?')[0];
-        const lazyScript = path && lazy.get(path);
+        const lazyScript = path && lazy.get(path.slice(1));
         if (lazyScript) {
           res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
           res.end(lazyScript);
@@ -188,7 +63,7 @@ function serviceWorker(): Plugin {
         }
         if (path !== WORKER_URL && path !== EMBEDDED_URL) return next();
         try {
-          const built = await bundleServiceWorker(false);
+          const built = await bundleServiceWorker({ production: false });
           lazy = built.lazy;
           res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
           res.setHeader('Service-Worker-Allowed', '/');
@@ -206,29 +81,14 @@ function serviceWorker(): Plugin {
     generateBundle: {
       order: 'post',
       async handler(_options, bundle) {
-        const built = await bundleServiceWorker(true, appShell(bundle, publicDir));
+        const built = await bundleServiceWorker({ production: true, shell: appShell(bundle, publicDir) });
         this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: built.worker });
-        this.emitFile({ type: 'asset', fileName: EMBEDDED_URL.slice(1), source: built.embedded });
-        for (const [path, source] of built.lazy) this.emitFile({ type: 'asset', fileName: path.slice(1), source });
+        this.emitFile({ type: 'asset', fileName: EMBEDDED_SCRIPT, source: built.embedded });
+        for (const [path, source] of built.lazy) this.emitFile({ type: 'asset', fileName: path, source });
       },
     },
   };
 }
-
-/**
- * Files that ship inside npm packages and the worker fetches at run time, served from the package
- * (dev) and copied into the build, so no copy of them lives in the repository.
- */
-const PACKAGED_FILES: { from: string; to: string; only?: string[] }[] = [
-  LAZY_DATA,
-  // onnxruntime-web's single-threaded wasm binary, for transformers.js in the worker (embedder-host.ts).
-  { from: 'node_modules/onnxruntime-web/dist', to: '/ort/', only: ['ort-wasm-simd-threaded.wasm'] },
-];
-
-const CONTENT_TYPES: Record<string, string> = { '.json': 'application/json', '.bin': 'application/octet-stream', '.wasm': 'application/wasm' };
-
-/** The file names an entry serves: all of its folder's, or those it lists. */
-const packagedNames = (entry: (typeof PACKAGED_FILES)[number]) => entry.only ?? readdirSync(join(repoRoot, entry.from));
 
 function packagedFiles(): Plugin {
   return {
@@ -236,8 +96,8 @@ function packagedFiles(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const path = req.url?.split('?')[0] ?? '';
-        const entry = PACKAGED_FILES.find((e) => path.startsWith(e.to));
-        const name = entry && path.slice(entry.to.length);
+        const entry = PACKAGED_FILES.find((e) => path.startsWith(`/${e.to}`));
+        const name = entry && path.slice(entry.to.length + 1);
         if (!entry || !name || !packagedNames(entry).includes(name)) return next();
         res.setHeader('Content-Type', CONTENT_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream');
         res.end(readFileSync(join(repoRoot, entry.from, name)));
@@ -246,7 +106,7 @@ function packagedFiles(): Plugin {
     generateBundle() {
       for (const entry of PACKAGED_FILES) {
         for (const name of packagedNames(entry)) {
-          this.emitFile({ type: 'asset', fileName: `${entry.to.slice(1)}${name}`, source: readFileSync(join(repoRoot, entry.from, name)) });
+          this.emitFile({ type: 'asset', fileName: `${entry.to}${name}`, source: readFileSync(join(repoRoot, entry.from, name)) });
         }
       }
     },

@@ -12,7 +12,7 @@
  * shim.ts), `rpc()` (the operations as typed calls over a MessageChannel, rpc.ts) and `registerFolder()` /
  * `pickFolder()` (folders the user granted, for `/qgpt/relevance` paths, folders.ts).
  */
-import { checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
+import { checkAlias, checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
 import { clientDefaults } from './defaults.ts';
 import { waitHealthy } from './health.ts';
 import { CLAIM } from '../../worker/browser/protocol.ts';
@@ -30,7 +30,10 @@ export interface RegisterOptions {
    * of its script URL (`/sw.js?base=/tessera`): one base per origin, as there is one worker.
    */
   base?: string;
-  /** Other paths the worker answers as if they were the base (`['/api']` keeps old URLs working). */
+  /**
+   * Also answered as the base: other paths (`['/api']` keeps old URLs working), and origins
+   * (`'http://localhost:39300'`, answered at their root path, as the desktop service is).
+   */
   aliases?: string[];
   /** URL of the worker script. Default `'/sw.js'`. */
   scriptUrl?: string;
@@ -63,7 +66,7 @@ export function register(options: RegisterOptions = {}): Promise<void> {
   let aliases: string[];
   try {
     base = checkBase(options.base ?? DEFAULT_BASE);
-    aliases = (options.aliases ?? []).map((alias) => checkBase(alias, 'alias'));
+    aliases = (options.aliases ?? []).map(checkAlias);
   } catch (error) {
     return Promise.reject(error);
   }

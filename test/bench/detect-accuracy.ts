@@ -48,6 +48,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import type { ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
 import { createLanguageClassifier } from '../../worker/core/assets/language/classify.ts';
+import { importModule } from '../../worker/node/import-modules.ts';
 import { createVscodeLanguageModel, type ModelFiles } from '../../worker/core/assets/language/vscode-model.ts';
 import { heldOutSample, languageSample, type LabelledSnippet } from '../fixtures/language-sample.ts';
 
@@ -78,8 +79,8 @@ const HLJS_LANGUAGES: Record<string, [unknown, string]> = {
 for (const [name, [grammar]] of Object.entries(HLJS_LANGUAGES)) hljs.registerLanguage(name, grammar as Parameters<typeof hljs.registerLanguage>[1]);
 
 async function candidates(): Promise<Record<string, Detect>> {
-  const vscode = createVscodeLanguageModel(nodeModelFiles());
-  const chosen = createLanguageClassifier({ modelFiles: nodeModelFiles() });
+  const vscode = createVscodeLanguageModel(nodeModelFiles(), importModule);
+  const chosen = createLanguageClassifier({ modelFiles: nodeModelFiles(), loadModule: importModule });
   const signatures = createLanguageClassifier();
   return {
     vscode: async (code) => {

@@ -1,5 +1,5 @@
 /**
- * The worker's lazy scripts (worker/core/lazy-script.ts): the language model's TF.js code lives in
+ * The worker's lazy scripts (worker/browser/lazy-scripts.ts): the language model's TF.js code lives in
  * `/lazy/languagedetection-<hash>.js` and FlexSearch (typo lookups) in `/lazy/flexsearch-<hash>.js`, not
  * in `/sw.js`, and install keeps them and the model's files in Cache Storage, so that language detection
  * with the model and typo-tolerant search work offline after install.

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
 import { createLanguageClassifier } from '../../worker/core/assets/language/classify.ts';
 import type { ModelFiles } from '../../worker/core/assets/language/vscode-model.ts';
+import { importModule } from '../../worker/node/import-modules.ts';
 
 const MODEL_DIR = fileURLToPath(new URL('../../node_modules/@vscode/vscode-languagedetection/model/', import.meta.url));
 
@@ -21,6 +22,6 @@ let shared: Classifier | undefined;
 
 /** The real classifier, built once per test file (loading the model takes a moment). */
 export async function testClassifier(): Promise<Classifier> {
-  shared ??= createLanguageClassifier({ modelFiles: nodeModelFiles() });
+  shared ??= createLanguageClassifier({ modelFiles: nodeModelFiles(), loadModule: importModule });
   return shared;
 }

@@ -14,6 +14,7 @@ import type { Store } from '../../worker/core/store/store.ts';
 import { openPgliteStore, openPostgresStore } from './pg.ts';
 import { checkResponse } from './responses.ts';
 import { testClassifier } from './classifier.ts';
+import { importModule } from '../../worker/node/import-modules.ts';
 
 export interface Reply {
   status: number;
@@ -73,6 +74,7 @@ export async function createTestApi(
     store,
     feed,
     classifier: options.classifier ?? (await testClassifier()),
+    loadModule: importModule,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -4,7 +4,7 @@
  * takes control of the page instead of waiting forever.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiPath, basePathsOf, checkBase, scriptUrlFor } from '../../worker/core/base-path.ts';
+import { apiPath, apiUrlPath, basePathsOf, checkAlias, checkBase, scriptUrlFor } from '../../worker/core/base-path.ts';
 
 const here = 'https://example.test/app/';
 
@@ -37,6 +37,26 @@ describe('base paths on the script URL', () => {
     expect(apiPath('/api', paths)).toBe('/tessera');
     for (const other of ['/', '/index.html', '/tesserax/assets', '/apis/x', '/sw.js']) expect(apiPath(other, paths), other).toBeUndefined();
     expect(apiPath('/api/assets', { base: '/tessera', aliases: [] })).toBeUndefined();
+  });
+
+  it('an alias origin (the desktop address) is answered at its root path; other origins are not the API', () => {
+    expect(checkAlias('http://localhost:39300')).toBe('http://localhost:39300');
+    expect(checkAlias('ws://localhost:39300/')).toBe('http://localhost:39300');
+    expect(checkAlias('/api')).toBe('/api');
+    for (const bad of ['localhost:39300', 'http://localhost:39300/api', 'ftp://x.test', 'http://u@x.test', 'api']) {
+      expect(() => checkAlias(bad), bad).toThrow(TypeError);
+    }
+    const paths = { base: '/tessera/api', aliases: [checkAlias('http://localhost:39300'), '/api'] };
+    const origin = 'https://app.test';
+    expect(apiUrlPath(new URL('http://localhost:39300/assets?x=1'), paths, origin)).toBe('/tessera/api/assets');
+    expect(apiUrlPath(new URL('http://localhost:39300/'), paths, origin)).toBe('/tessera/api');
+    expect(apiUrlPath(new URL('https://app.test/api/assets'), paths, origin)).toBe('/tessera/api/assets');
+    expect(apiUrlPath(new URL('https://app.test/tessera/api/assets'), paths, origin)).toBe('/tessera/api/assets');
+    for (const other of ['http://localhost:39301/assets', 'https://other.test/tessera/api/assets', 'https://app.test/index.html']) {
+      expect(apiUrlPath(new URL(other), paths, origin), other).toBeUndefined();
+    }
+    // On the script URL, as register() puts it there.
+    expect(basePathsOf(scriptUrlFor('/sw.js', { base: '/tessera/api', aliases: ['http://localhost:39300'] }, here)).aliases).toEqual(['http://localhost:39300']);
   });
 });
 

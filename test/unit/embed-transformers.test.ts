@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine, describeEmbedder, dot } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { selectEmbedder, type ModelSource } from '../../worker/core/embed/select.ts';
+import { importModule } from '../../worker/node/import-modules.ts';
 import { TransformersEmbedder } from '../../worker/core/embed/transformers.ts';
 import { TINY_MODEL_ID, tinyModelFiles, writeTinyModel } from '../support/tiny-model.ts';
 
@@ -87,7 +88,7 @@ describe('transformers embedder on the generated tiny model', () => {
 
 describe('selectEmbedder', () => {
   it('picks transformers when the model files are there, with the config hidden size', async () => {
-    const embedder = await selectEmbedder({ modelPath: root + sep, source: folderSource(root), model: TINY_MODEL_ID });
+    const embedder = await selectEmbedder({ loadModule: importModule, modelPath: root + sep, source: folderSource(root), model: TINY_MODEL_ID });
     expect(embedder).toBeInstanceOf(TransformersEmbedder);
     expect(describeEmbedder(embedder)).toMatchObject({ kind: 'transformers', status: 'available', dimensions: 32 });
     expect(describeEmbedder(embedder).reason).toContain('onnx/model.onnx');
@@ -96,7 +97,7 @@ describe('selectEmbedder', () => {
   });
 
   it('picks hashing when there are no files, and says why', async () => {
-    const embedder = await selectEmbedder({ modelPath: root + sep, source: folderSource(root) }); // default MiniLM: absent
+    const embedder = await selectEmbedder({ loadModule: importModule, modelPath: root + sep, source: folderSource(root) }); // default MiniLM: absent
     expect(embedder).toBeInstanceOf(HashingEmbedder);
     expect(describeEmbedder(embedder)).toMatchObject({ kind: 'hashing', status: 'ready', id: 'hashing-v3-1024' });
     expect(describeEmbedder(embedder).reason).toContain('no config.json');
@@ -104,12 +105,12 @@ describe('selectEmbedder', () => {
 
   it('does not take an HTML page or a config without weights for a model', async () => {
     const html: ModelSource = { readText: async () => '<!doctype html><title>app</title>', exists: async () => true };
-    expect(await selectEmbedder({ modelPath: '/models/', source: html })).toBeInstanceOf(HashingEmbedder);
+    expect(await selectEmbedder({ loadModule: importModule, modelPath: '/models/', source: html })).toBeInstanceOf(HashingEmbedder);
     const noWeights: ModelSource = {
       readText: async () => JSON.stringify({ model_type: 'bert', hidden_size: 384 }),
       exists: async (path) => path.endsWith('tokenizer.json'),
     };
-    const embedder = await selectEmbedder({ modelPath: '/models/', source: noWeights });
+    const embedder = await selectEmbedder({ loadModule: importModule, modelPath: '/models/', source: noWeights });
     expect(embedder).toBeInstanceOf(HashingEmbedder);
     expect(describeEmbedder(embedder).reason).toContain('model_quantized.onnx');
   });
@@ -119,7 +120,7 @@ describe('selectEmbedder', () => {
       readText: async () => JSON.stringify({ model_type: 'bert', hidden_size: 384 }),
       exists: async () => true,
     };
-    const embedder = await selectEmbedder({ modelPath: '/models/', source: both });
+    const embedder = await selectEmbedder({ loadModule: importModule, modelPath: '/models/', source: both });
     expect(embedder).toBeInstanceOf(TransformersEmbedder);
     expect((embedder as TransformersEmbedder).dtype).toBe('q8');
     expect(embedder.dimensions).toBe(384);
@@ -160,7 +161,7 @@ describe('fetching from a model hub when allowed', () => {
   });
 
   it('is refused unless allowed', async () => {
-    const embedder = await selectEmbedder({ modelPath: root + sep, source: folderSource(root), model: HUB_MODEL, remoteHost: hub });
+    const embedder = await selectEmbedder({ loadModule: importModule, modelPath: root + sep, source: folderSource(root), model: HUB_MODEL, remoteHost: hub });
     expect(embedder).toBeInstanceOf(HashingEmbedder);
     expect(served).toEqual([]);
   });
@@ -168,6 +169,7 @@ describe('fetching from a model hub when allowed', () => {
   it('fetches the files once, then loads them from the cache', async () => {
     const select = () =>
       selectEmbedder({
+        loadModule: importModule,
         modelPath: root + sep,
         source: folderSource(root),
         model: HUB_MODEL,

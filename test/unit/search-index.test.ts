@@ -19,13 +19,14 @@ import {
 } from '../../worker/core/search/search-index.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
+import { importModule } from '../../worker/node/import-modules.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { checkResponse } from '../support/responses.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 
 /** One "worker lifetime": an app and its search index on a store that outlives it. */
 async function start(store: Store, options = { snapshotDelayMs: 5, syncDelayMs: 5 }) {
-  const deps = { store, feed: new MemoryFeed(), classifier: await testClassifier() };
+  const deps = { store, feed: new MemoryFeed(), classifier: await testClassifier(), loadModule: importModule };
   const index: SearchIndex = useSearchIndex(withDefaults(deps), options);
   const app = createApp(deps);
   const call = async (method: string, path: string, body?: unknown) => {

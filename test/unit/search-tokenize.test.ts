@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { importModule } from '../../worker/node/import-modules.ts';
 import { LexicalIndex } from '../../worker/core/search/lexical/lexical-index.ts';
 import { TypoIndex, damerauLevenshtein } from '../../worker/core/search/fuzzy.ts';
 import { analyseQuery } from '../../worker/core/search/query.ts';
@@ -41,13 +42,13 @@ describe('the code-aware tokenizer', () => {
 });
 
 describe('query analysis', () => {
-  beforeAll(() => new TypoIndex(() => new LexicalIndex()).load());
+  beforeAll(() => new TypoIndex(() => new LexicalIndex(), importModule).load());
 
   function index(...docs: string[]) {
     const lexical = new LexicalIndex<null>();
     docs.forEach((text, i) => lexical.set(String(i), [[], terms(text), [], [], [], []], null));
     lexical.compact();
-    return { lexical, typos: new TypoIndex(() => lexical) };
+    return { lexical, typos: new TypoIndex(() => lexical, importModule) };
   }
   const names = (lexical: LexicalIndex<null>, q: ReturnType<typeof analyseQuery>) =>
     q.terms.map((t) => `${lexical.term(t.term)}:${t.weight}${t.exact ? '' : '~'}`);

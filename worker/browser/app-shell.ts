@@ -9,7 +9,7 @@
  * the page, from that cache first, the network second. In `vite` dev there is no `TESSERA_SHELL`: nothing
  * is cached and every request goes to the dev server.
  */
-import { cacheFirst, dropOtherBuildsCaches } from '../core/build-caches.ts';
+import { cacheFirst, dropOtherBuildsCaches } from './build-caches.ts';
 
 export interface ShellFiles {
   /** The Cache Storage cache that holds this build's shell (its name changes with the files). */

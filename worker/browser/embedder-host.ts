@@ -6,18 +6,19 @@
  * to it when bundling the worker: a service worker may not `import()`, and threads need cross-origin
  * isolation), from the self-hosted `/ort/ort-wasm-simd-threaded.wasm` (copied from the npm package by
  * vite.config.ts's packagedFiles); no `.mjs` is named, so the factory bundled into the lazy `transformers`
- * script (loaded on first use, see worker/core/lazy-script.ts) is used.
+ * script (loaded on first use, see worker/browser/lazy-scripts.ts) is used.
  */
 import type { HashingEmbedder } from '../core/embed/hashing.ts';
 import { fetchModelSource, selectEmbedder } from '../core/embed/select.ts';
 import type { TransformersEmbedder } from '../core/embed/transformers.ts';
+import { lazyModuleLoader } from './lazy-scripts.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
-/** Where the build serves model folders (users add theirs under public/models/). */
-export const MODELS_URL = '/models/';
-/** Where the build serves onnxruntime-web's wasm binary (see vite.config.ts). */
-export const ORT_WASM_URL = '/ort/ort-wasm-simd-threaded.wasm';
+/** Where model folders are, under the assets (the app's build: users add theirs under public/models/). */
+export const MODELS_PATH = 'models/';
+/** Where onnxruntime-web's wasm binary is, under the assets (see scripts/worker-bundle.ts). */
+export const ORT_WASM_PATH = 'ort/ort-wasm-simd-threaded.wasm';
 
 export interface BrowserEmbedderOptions {
   /** Model id, its folder under /models/. Default `Xenova/all-MiniLM-L6-v2`. */
@@ -42,18 +43,22 @@ export function optionsFromScriptUrl(url: string): BrowserEmbedderOptions {
 }
 
 /**
- * Probes `/models/<model>/` (a few small requests to this origin) and returns the active embedder.
- * Options default to those of the worker's script URL (see optionsFromScriptUrl).
+ * Probes `<assets>/models/<model>/` (a few small requests) and returns the active embedder. Options
+ * default to those of the worker's script URL (see optionsFromScriptUrl).
  */
 export function createBrowserEmbedder(
+  assets: URL,
   options: BrowserEmbedderOptions = optionsFromScriptUrl(self.location.href),
 ): Promise<HashingEmbedder | TransformersEmbedder> {
+  const models = new URL(MODELS_PATH, assets);
   return selectEmbedder({
-    modelPath: MODELS_URL,
-    source: fetchModelSource(new URL(MODELS_URL, self.location.origin)),
+    loadModule: lazyModuleLoader(assets),
+    // A path at this origin when it is one: transformers.js joins its local paths as paths, not URLs.
+    modelPath: models.origin === self.location.origin ? models.pathname : models.href,
+    source: fetchModelSource(models),
     ...(options.model ? { model: options.model } : {}),
     allowRemote: options.allowRemote ?? false,
     ...(options.modelHost ? { remoteHost: new URL(options.modelHost, self.location.origin).href } : {}),
-    transformers: { onnx: { wasmPaths: { wasm: new URL(ORT_WASM_URL, self.location.origin).href }, numThreads: 1 } },
+    transformers: { browserCache: true, onnx: { wasmPaths: { wasm: new URL(ORT_WASM_PATH, assets).href }, numThreads: 1 } },
   });
 }

@@ -3,14 +3,23 @@ import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { fetchModelFiles } from '../core/assets/language/vscode-model.ts';
 import { withDefaults, type Context } from '../core/deps.ts';
 import { DeferredEmbedder } from '../core/embed/select.ts';
+import { NO_MODULES } from '../core/lazy-modules.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
 import { createBrowserEmbedder } from './embedder-host.ts';
 import { BrowserFileSource } from './file-source.ts';
 import { IdbStore } from './idb-store.ts';
+import { fetchCached, lazyModuleLoader } from './lazy-scripts.ts';
 
-/** Where the build serves the language-detection model's files (see vite.config.ts). */
-export const LANGUAGE_MODEL_URL = '/models/vscode-languagedetection/';
+/** Where the language-detection model's files are, under the assets (see scripts/worker-bundle.ts). */
+export const LANGUAGE_MODEL_PATH = 'models/vscode-languagedetection/';
+
+export interface ServiceAppOptions {
+  /** The path the API is mounted under. */
+  base: string;
+  /** Where the lazy scripts and model files are served; without it the features that need them fall back. */
+  assets?: URL;
+}
 
 export interface ServiceApp {
   fetch(request: Request): Promise<Response> | Response;
@@ -19,13 +28,16 @@ export interface ServiceApp {
   ctx: Context;
 }
 
-/** The browser host: IndexedDB store, BroadcastChannel feed and the language model, given to the core app. */
-export async function createServiceApp(base: string): Promise<ServiceApp> {
+/** The browser host: IndexedDB store, BroadcastChannel feed, the lazy modules and the language model, given to the core app. */
+export async function createServiceApp({ base, assets }: ServiceAppOptions): Promise<ServiceApp> {
   const store = await IdbStore.open();
-  const embedder = new DeferredEmbedder(() => createBrowserEmbedder()); // probes /models/ when first needed
   const feed = new BroadcastFeed();
-  const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
-  const ctx = withDefaults({ store, feed, classifier, base, embedder, files: new BrowserFileSource(store) });
+  const loadModule = assets ? lazyModuleLoader(assets) : NO_MODULES;
+  // The embedder probes <assets>/models/ when first needed.
+  const embedder = assets ? new DeferredEmbedder(() => createBrowserEmbedder(assets)) : undefined;
+  const modelFiles = assets && fetchModelFiles(new URL(LANGUAGE_MODEL_PATH, assets), fetchCached);
+  const classifier = createLanguageClassifier({ ...(modelFiles ? { modelFiles } : {}), loadModule });
+  const ctx = withDefaults({ store, feed, classifier, base, loadModule, ...(embedder ? { embedder } : {}), files: new BrowserFileSource(store) });
   const app = createApp(ctx);
   return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };
 }

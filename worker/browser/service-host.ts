@@ -1,5 +1,5 @@
 /**
- * The service app of one worker lifetime, as both browser hosts use it (the service worker, sw.ts, and the
+ * The service app of one worker lifetime, as both browser hosts use it (a service worker, ./install.ts, and the
  * embedded mode's dedicated Worker, ../embedded/worker.ts): created on the first request, answering every
  * request under the base, failures as JSON error bodies.
  *
@@ -13,7 +13,7 @@
 import { ApiError } from '../core/errors.ts';
 import { lastSeq } from '../core/feed/commit.ts';
 import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
-import { createServiceApp, type ServiceApp } from './service-app.ts';
+import { createServiceApp, type ServiceApp, type ServiceAppOptions } from './service-app.ts';
 
 export interface ServiceHost {
   /** The app, created once per worker lifetime (see the header). */
@@ -22,12 +22,12 @@ export interface ServiceHost {
   answer(request: Request): Promise<Response>;
 }
 
-export function createServiceHost(base: string): ServiceHost {
+export function createServiceHost(options: ServiceAppOptions): ServiceHost {
   let app: Promise<ServiceApp> | undefined;
 
   function getApp(): Promise<ServiceApp> {
     if (!app) {
-      app = createServiceApp(base);
+      app = createServiceApp(options);
       app.then(announceHead, () => {
         app = undefined;
       });

@@ -5,7 +5,9 @@
  *
  * - `base`: where the API lives (default `/api`); requests under it go to the app.
  * - `alias` (repeatable): other prefixes answered as if they were the base (`/api/assets` = `/tessera/assets`
- *   with the alias `/api`), for code written against another path.
+ *   with the alias `/api`), for code written against another path; or origins (`http://localhost:39300`)
+ *   whose requests are answered at their root path (`http://localhost:39300/assets` = `/tessera/assets`),
+ *   for code written for the desktop service.
  *
  * A base or alias is `/` followed by one or more segments of letters, digits and `-._~`, with no trailing
  * slash (`/api`, `/tessera/v1`).
@@ -32,6 +34,24 @@ export function checkBase(value: string, what = 'base'): string {
 }
 
 /**
+ * An alias: a path as `checkBase` takes it, or an absolute http(s) origin (`http://localhost:39300`; a
+ * `ws:`/`wss:` URL names the same origin as `http:`/`https:`), returned as the origin. Else a TypeError.
+ */
+export function checkAlias(value: string): string {
+  if (value.startsWith('/')) return checkBase(value, 'alias');
+  let url: URL | undefined;
+  try {
+    url = new URL(value.replace(/^ws(s?):/, 'http$1:'));
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
+    throw new TypeError(`tessera: the alias '${value}' is neither a path like '/api' nor an origin like 'http://localhost:39300'`);
+  }
+  return url.origin;
+}
+
+/**
  * The script URL registering a worker for these paths: `scriptUrl` as given when the base is the default
  * and there are no aliases (so an existing registration stays as it was), else with `base` and `alias`
  * parameters set.
@@ -49,7 +69,7 @@ export function scriptUrlFor(scriptUrl: string, paths: BasePaths, here: string):
 export function basePathsOf(scriptUrl: string): BasePaths {
   const params = new URL(scriptUrl).searchParams;
   const base = checkBase(params.get(BASE_PARAM) ?? DEFAULT_BASE);
-  const aliases = params.getAll(ALIAS_PARAM).map((alias) => checkBase(alias, 'alias')).filter((alias) => alias !== base);
+  const aliases = params.getAll(ALIAS_PARAM).map(checkAlias).filter((alias) => alias !== base);
   return { base, aliases };
 }
 
@@ -60,7 +80,17 @@ export function basePathsOf(scriptUrl: string): BasePaths {
 export function apiPath(pathname: string, paths: BasePaths): string | undefined {
   if (pathname === paths.base || pathname.startsWith(`${paths.base}/`)) return pathname;
   for (const alias of paths.aliases) {
-    if (pathname === alias || pathname.startsWith(`${alias}/`)) return paths.base + pathname.slice(alias.length);
+    if (alias.startsWith('/') && (pathname === alias || pathname.startsWith(`${alias}/`))) return paths.base + pathname.slice(alias.length);
   }
+  return undefined;
+}
+
+/**
+ * The path under the base that a request's `url` names, for a worker at `origin`: `apiPath` of a
+ * same-origin URL; the base plus the path of a URL at an alias origin; undefined for anything else.
+ */
+export function apiUrlPath(url: URL, paths: BasePaths, origin: string): string | undefined {
+  if (url.origin === origin) return apiPath(url.pathname, paths);
+  if (paths.aliases.includes(url.origin)) return url.pathname === '/' ? paths.base : paths.base + url.pathname;
   return undefined;
 }

@@ -4,6 +4,7 @@ import type { Embedder } from './embed/embedder.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
+import { NO_MODULES, type LoadModule } from './lazy-modules.ts';
 import { NO_FILES, type FileSource } from './qgpt/files.ts';
 import type { Store } from './store/store.ts';
 
@@ -28,6 +29,8 @@ export interface Deps {
   files?: FileSource;
   /** How the service reaches a configured chat-completions endpoint. Default the global `fetch`. */
   fetch?: typeof fetch;
+  /** Loads the big libraries the core needs only sometimes (lazy-modules.ts). Default none: those features fall back. */
+  loadModule?: LoadModule;
 }
 
 /**
@@ -50,6 +53,7 @@ export function withDefaults(deps: Deps): Context {
     embedder: new HashingEmbedder(),
     files: NO_FILES,
     fetch: (input, init) => fetch(input, init),
+    loadModule: NO_MODULES,
     ...deps,
     // Made only when missing: a cache subscribes to the feed, and withDefaults may see a Context again.
     assetCache: deps.assetCache ?? new AssetCache(deps.feed),

@@ -31,7 +31,8 @@ const BASE = ((): string => {
   }
 })();
 
-const host = createServiceHost(BASE);
+// The lazy scripts and model files are served beside this script (the build's root, the package's assets).
+const host = createServiceHost({ base: BASE, assets: new URL('./', self.location.href) });
 
 self.addEventListener('message', (event: MessageEvent<{ type?: unknown }>) => {
   const port = event.ports[0];

@@ -15,6 +15,7 @@ import { createApp } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { withDefaults, type Context } from '../core/deps.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
+import { importModule } from './import-modules.ts';
 import { nodeModelFiles } from './model-files.ts';
 import { Sockets } from './sockets.ts';
 import { openStorage, type StorageOptions } from './storage.ts';
@@ -57,8 +58,8 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   }
   const storage = await openStorage(options);
   const { store, feed } = storage;
-  const classifier = createLanguageClassifier({ modelFiles: nodeModelFiles() });
-  const ctx = withDefaults({ store, feed, classifier, base, ...(storage.shared ? { assetCache: new SharedAssetCache(feed, store) } : {}) });
+  const classifier = createLanguageClassifier({ modelFiles: nodeModelFiles(), loadModule: importModule });
+  const ctx = withDefaults({ store, feed, classifier, base, loadModule: importModule, ...(storage.shared ? { assetCache: new SharedAssetCache(feed, store) } : {}) });
   const app = createApp(ctx);
 
   const authorized = (header: string | null | undefined) => !token || sameText(header ?? '', `Bearer ${token}`);

@@ -13,10 +13,7 @@ import { HashingEmbedder, type HashingOptions } from './hashing.ts';
 import { describeEmbedder, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { DEFAULT_MODEL, ONNX_FILE_OF, type ModelDtype } from './model-files.ts';
 import type { TransformersEmbedder, TransformersOptions } from './transformers.ts';
-import { loadLazyScript } from '../lazy-script.ts';
-
-/** Defined by the worker build only (see ../lazy-script.ts). */
-declare const TESSERA_LAZY_SCRIPTS: true;
+import type { LoadModule } from '../lazy-modules.ts';
 
 /** Read access to the models folder, relative paths such as `Xenova/all-MiniLM-L6-v2/config.json`. */
 export interface ModelSource {
@@ -57,6 +54,8 @@ export interface SelectOptions {
   /** The hub to fetch from (see TransformersOptions.remoteHost). Default the Hugging Face hub. */
   remoteHost?: string;
   hashing?: HashingOptions;
+  /** Where transformers.js comes from (the host's, see ../lazy-modules.ts), loaded only when a model is in use. */
+  loadModule: LoadModule;
   /** Passed on to the transformers embedder (batching budget, onnxruntime-web settings, …). */
   transformers?: Omit<TransformersOptions, 'model' | 'modelPath' | 'allowRemote' | 'remoteHost' | 'dtype' | 'dimensions'>;
 }
@@ -146,11 +145,8 @@ export async function selectEmbedder(options: SelectOptions): Promise<HashingEmb
   } else {
     return hashing(`no sentence-embedding model: ${probe.reason} at ${where}; the hashing embedder needs no files`);
   }
-  // Loaded only now, so transformers.js and onnxruntime-web are compiled and evaluated only when a model
-  // is in use: `import()` in Node, the lazy script `transformers` in the worker (../lazy-script.ts; the
-  // constant test lets esbuild leave the import out of the worker bundle).
-  const { TransformersEmbedder } =
-    typeof TESSERA_LAZY_SCRIPTS !== 'undefined' ? await loadLazyScript<typeof import('./transformers.ts')>('transformers') : await import('./transformers.ts');
+  // Loaded only now, so transformers.js and onnxruntime-web are compiled and evaluated only when a model is in use.
+  const { TransformersEmbedder } = await options.loadModule('transformers');
   const embedder = new TransformersEmbedder({
     ...options.transformers,
     model,

@@ -36,8 +36,10 @@ export interface TransformersOptions {
    * Default the Hugging Face hub; a mirror, or a test's local server, otherwise.
    */
   remoteHost?: string;
-  /** Node: the folder that caches fetched files (browsers use Cache Storage). Default transformers.js's. */
+  /** Node: the folder that caches fetched files. Default transformers.js's. */
   cacheDir?: string;
+  /** Browsers: keep fetched files in Cache Storage (when `allowRemote`). Default false. */
+  browserCache?: boolean;
   /** Vector length when known before loading (the config's `hidden_size`); corrected once loaded. */
   dimensions?: number;
   /** Longer texts are truncated to this many tokens (MiniLM was trained on 256). Default 256. */
@@ -177,7 +179,7 @@ export class TransformersEmbedder implements Embedder {
     env.localModelPath = this.options.modelPath;
     env.allowLocalModels = true;
     env.allowRemoteModels = allowRemote;
-    env.useBrowserCache = allowRemote && typeof caches !== 'undefined';
+    env.useBrowserCache = allowRemote && (this.options.browserCache ?? false);
     const host = this.options.remoteHost;
     env.remoteHost = host ? (host.endsWith('/') ? host : `${host}/`) : ENV_DEFAULTS.remoteHost;
     env.cacheDir = this.options.cacheDir ?? ENV_DEFAULTS.cacheDir;

@@ -38,7 +38,7 @@ export async function listFolders(ctx: Context): Promise<GrantedFolders> {
 
 /** A File System Access handle's read permission; nothing for handles without `queryPermission` (tests, other hosts). */
 async function permissionOf(handle: unknown): Promise<Pick<GrantedFolder, 'permission'>> {
-  const query = (handle as { queryPermission?: (d: { mode: 'read' }) => Promise<PermissionState> } | null)?.queryPermission;
+  const query = (handle as { queryPermission?: (d: { mode: 'read' }) => Promise<GrantedFolder['permission']> } | null)?.queryPermission;
   if (typeof query !== 'function') return {};
   try {
     return { permission: await query.call(handle, { mode: 'read' }) };

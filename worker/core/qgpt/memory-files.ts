@@ -22,7 +22,7 @@ function folderEntry(name: string, node: Node): TreeFolder {
     if (folder) return folderEntry(child, folder);
     const content = node.files.get(child);
     if (content === undefined) return undefined;
-    return { kind: 'file', name: child, blob: async () => new Blob([content as BlobPart]) };
+    return { kind: 'file', name: child, blob: async () => new Blob([content as string | Uint8Array<ArrayBuffer>]) };
   };
   return {
     kind: 'directory',

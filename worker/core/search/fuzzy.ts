@@ -1,15 +1,13 @@
 import type { Index } from 'flexsearch';
-import { loadLazyScript } from '../lazy-script.ts';
+import type { LazyModules, LoadModule } from '../lazy-modules.ts';
 import type { LexicalIndex } from './lexical/lexical-index.ts';
 
-/** Defined by the worker build only (see ../lazy-script.ts). */
-declare const TESSERA_LAZY_SCRIPTS: true;
-
-type FlexSearch = Pick<typeof import('flexsearch'), 'Charset' | 'Index'>;
+type FlexSearch = LazyModules['flexsearch'];
 
 /**
- * FlexSearch, loaded by `TypoIndex.load()`: in the worker a lazy script (../lazy-script.ts), because its
- * 49 KB in `/sw.js` slowed every worker start (each 100 KB of script about 7 ms), and a typo lookup is rare.
+ * FlexSearch, loaded by `TypoIndex.load()` through the host (../lazy-modules.ts): in the worker a lazy
+ * script, because its 49 KB in `/sw.js` slowed every worker start (each 100 KB of script about 7 ms),
+ * and a typo lookup is rare.
  */
 let flexsearch: FlexSearch | undefined;
 
@@ -27,12 +25,14 @@ export class TypoIndex {
   /** An exported FlexSearch index (from a snapshot) for the lexical index of this generation, imported on first use. */
   private saved: { parts: [string, string][]; generation: number; size: number } | undefined;
 
-  constructor(private lexical: () => LexicalIndex<unknown>) {}
+  constructor(
+    private lexical: () => LexicalIndex<unknown>,
+    private loadModule: LoadModule,
+  ) {}
 
   /** Loads FlexSearch (once per worker lifetime); `near` and `exportParts` need it. */
   async load(): Promise<void> {
-    // The constant test lets esbuild leave the import (and the library) out of the worker bundle.
-    flexsearch ??= typeof TESSERA_LAZY_SCRIPTS !== 'undefined' ? await loadLazyScript<FlexSearch>('flexsearch') : await import('flexsearch');
+    flexsearch ??= await this.loadModule('flexsearch');
   }
 
   /** Whether `load()` has brought the library. */

@@ -83,7 +83,7 @@ const CATCH_UP_CHUNK = 500;
 
 export class SearchIndex {
   private lexical = new LexicalIndex<DocMeta>(DEFAULT_BM25, DOC_META_CODEC);
-  readonly typos = new TypoIndex(() => this.lexical);
+  readonly typos: TypoIndex;
   private seq = 0;
   private loaded = false;
   /** Load, catch-up and save never interleave. */
@@ -111,6 +111,7 @@ export class SearchIndex {
     options: SearchIndexOptions = {},
   ) {
     this.options = { snapshotDelayMs: 1500, syncDelayMs: 300, persist: true, ...options };
+    this.typos = new TypoIndex(() => this.lexical, ctx.loadModule);
     ctx.feed.subscribe(() => {
       if (this.loaded) this.scheduleSync();
     });

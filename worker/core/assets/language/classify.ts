@@ -18,6 +18,7 @@ import type { Classification, Classifier } from '../classifier.ts';
 import { genericOf, specificOfFilename } from '../content.ts';
 import { looksLikeCode, looksLikeMarkdown, looksLikeProse } from './shape.ts';
 import { certainLanguage, signatureScores } from './signatures.ts';
+import { NO_MODULES, type LoadModule } from '../../lazy-modules.ts';
 import { createVscodeLanguageModel, type LanguageModel, type LanguageScores, type ModelFiles } from './vscode-model.ts';
 
 type Specific = ClassificationSpecificEnum;
@@ -25,6 +26,8 @@ type Specific = ClassificationSpecificEnum;
 export interface LanguageClassifierOptions {
   /** Files for the VS Code model (preferred), or a ready model; neither means signatures only. */
   modelFiles?: ModelFiles;
+  /** Where the VS Code model's code comes from (the host's, see ../../lazy-modules.ts). Default none: signatures only. */
+  loadModule?: LoadModule;
   model?: LanguageModel;
   /** Told when the model fails (the classifier then falls back to signatures); default: console.warn once. */
   onModelError?: (error: unknown) => void;
@@ -99,7 +102,7 @@ export function decide(model: LanguageScores, signatures: ReadonlyMap<Specific, 
  * loads on the first call that needs it.
  */
 export function createLanguageClassifier(options: LanguageClassifierOptions = {}): Classifier {
-  const model = options.model ?? (options.modelFiles ? createVscodeLanguageModel(options.modelFiles) : undefined);
+  const model = options.model ?? (options.modelFiles ? createVscodeLanguageModel(options.modelFiles, options.loadModule ?? NO_MODULES) : undefined);
   let warned = false;
   const onModelError =
     options.onModelError ??

@@ -1,15 +1,11 @@
 /**
  * The statistical language model: the guesslang model VS Code uses (`@vscode/vscode-languagedetection`,
- * TF.js), a probability for 54 languages. Its code (~840 KB) is loaded on first use, so that starting the
- * worker neither compiles nor evaluates it: `import()` in Node, the lazy script `languagedetection` in
- * the worker (see ../../lazy-script.ts). The model files come from a `ModelFiles` provider: fetch-based
- * in the browser, fs-based in Node tests.
+ * TF.js), a probability for 54 languages. Its code (~840 KB) is loaded on first use through the host
+ * (../../lazy-modules.ts), so that starting the worker neither compiles nor evaluates it. The model files
+ * come from a `ModelFiles` provider: fetch-based in the browser, fs-based in Node.
  */
 import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
-import { fetchCached, loadLazyScript } from '../../lazy-script.ts';
-
-/** Defined by the worker build only (see ../../lazy-script.ts). */
-declare const TESSERA_LAZY_SCRIPTS: true;
+import type { LoadModule } from '../../lazy-modules.ts';
 
 type Specific = ClassificationSpecificEnum;
 
@@ -28,13 +24,12 @@ export interface ModelFiles {
 export const MODEL_FILE_NAMES = ['model.json', 'group1-shard1of1.bin'] as const;
 
 /**
- * Model files fetched from a folder URL (relative URLs resolve against the worker's location), e.g.
- * `fetchModelFiles('/models/vscode-languagedetection/')`; by default from the worker's cache of lazy
- * files when it holds them (precached at install, so detection works offline).
+ * Model files fetched from an absolute folder URL, e.g. `https://example.com/models/vscode-languagedetection/`,
+ * with `fetchFn` (the service worker's answers from its cache of lazy files, so detection works offline).
  */
-export function fetchModelFiles(folder: string, fetchFn: (url: string) => Promise<Response> = fetchCached): ModelFiles {
-  const base = typeof location !== 'undefined' ? location.href : undefined;
-  const url = (name: string) => new URL(name, new URL(folder.endsWith('/') ? folder : `${folder}/`, base)).href;
+export function fetchModelFiles(folder: string | URL, fetchFn: (url: string) => Promise<Response> = (url) => fetch(url)): ModelFiles {
+  const href = String(folder);
+  const url = (name: string) => new URL(name, href.endsWith('/') ? href : `${href}/`).href;
   const get = async (name: string) => {
     const response = await fetchFn(url(name));
     if (!response.ok) throw new Error(`language model: GET ${url(name)} answered ${response.status}`);
@@ -137,35 +132,15 @@ export interface LanguageDetectionLib {
 }
 
 /**
- * The package's code: the lazy script `languagedetection` in the worker (vite.config.ts builds it with
- * the same two exports), `import()` elsewhere. The constant test lets esbuild leave the imports out of
- * the worker bundle.
+ * The guesslang model that VS Code uses (TF.js on its CPU backend), its code from `loadModule`, its
+ * files from `files`, both on first use. A failed load rejects that call and is retried on the next one.
  */
-async function loadLanguageDetectionLib(): Promise<LanguageDetectionLib> {
-  if (typeof TESSERA_LAZY_SCRIPTS !== 'undefined') {
-    return loadLazyScript<LanguageDetectionLib>('languagedetection');
-  } else {
-    // (An `else`, not code after the return: esbuild drops a constant condition's dead branch only.)
-    const [lib, chunk] = await Promise.all([
-      import('@vscode/vscode-languagedetection') as Promise<Lib & { default?: Lib }>,
-      // @ts-ignore: the chunk has no types.
-      import('@vscode/vscode-languagedetection/dist/lib/979.js') as Promise<{ default: unknown }>,
-    ]);
-    // A CommonJS package: Node's ESM loader puts it on `default`, bundlers give the named exports.
-    return { ModelOperations: (lib.default ?? lib).ModelOperations, cpuBackendChunk: chunk.default };
-  }
-}
-
-/**
- * The guesslang model that VS Code uses (TF.js on its CPU backend), loaded from `files` on first use.
- * A failed load rejects that call and is retried on the next one.
- */
-export function createVscodeLanguageModel(files: ModelFiles): LanguageModel {
+export function createVscodeLanguageModel(files: ModelFiles, loadModule: LoadModule): LanguageModel {
   let ready: Promise<ModelOperations> | undefined;
 
   function load() {
     ready ??= (async () => {
-      const { ModelOperations, cpuBackendChunk } = await loadLanguageDetectionLib();
+      const { ModelOperations, cpuBackendChunk } = await loadModule('languagedetection');
       const ops = new ModelOperations({
         modelJsonLoaderFunc: () => files.modelJson(),
         weightsLoaderFunc: () => files.weights(),

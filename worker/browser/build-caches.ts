@@ -1,7 +1,7 @@
 /**
  * The Cache Storage caches a build fills at install (its lazy scripts, its app shell): each named
  * `<prefix><hash of the files>`, so a new build gets new caches and drops the old ones at activation.
- * Runtime-agnostic: where there is no Cache Storage (Node), everything goes to the network.
+ * Where there is no Cache Storage (vitest), everything goes to the network.
  */
 
 /** `fetch(request)`, answered from the cache `cacheName` when it holds `key`. */

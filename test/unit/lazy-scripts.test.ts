@@ -5,9 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadLazyScript, type LazyFiles } from '../../worker/core/lazy-script.ts';
+import { loadLazyScript, type LazyFiles } from '../../worker/browser/lazy-scripts.ts';
 
-const URL_OF = 'https://tessera.test/lazy/demo-0123456789.js';
+/** Where the host serves the lazy files; the build names them relative to it. */
+const ASSETS = new URL('https://tessera.test/tessera-assets/');
+const PATH = 'lazy/demo-0123456789.js';
+const URL_OF = 'https://tessera.test/tessera-assets/lazy/demo-0123456789.js';
 let n = 0;
 
 /** A lazy script `name` that defines its exports and counts its runs in `globalThis.__lazyRuns`. */
@@ -17,7 +20,7 @@ const scriptOf = (name: string, answer: number) =>
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function build(name: string, text: string): void {
-  const files: LazyFiles = { cache: 'tessera-lazy-test', scripts: { [name]: { path: URL_OF, sha256: sha256(text) } }, precache: [URL_OF] };
+  const files: LazyFiles = { cache: 'tessera-lazy-test', scripts: { [name]: { path: PATH, sha256: sha256(text) } }, precache: [PATH] };
   vi.stubGlobal('TESSERA_LAZY', files);
 }
 
@@ -45,8 +48,8 @@ describe('loadLazyScript', () => {
     build(name, text);
     serve(text);
     const before = runs();
-    expect(await loadLazyScript<{ answer: number }>(name)).toEqual({ answer: 42 });
-    expect(await loadLazyScript<{ answer: number }>(name)).toEqual({ answer: 42 });
+    expect(await loadLazyScript<{ answer: number }>(name, ASSETS)).toEqual({ answer: 42 });
+    expect(await loadLazyScript<{ answer: number }>(name, ASSETS)).toEqual({ answer: 42 });
     expect(runs() - before).toBe(1);
   });
 
@@ -56,12 +59,12 @@ describe('loadLazyScript', () => {
     serve(scriptOf(name, 666)); // one character off
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const before = runs();
-    await expect(loadLazyScript(name)).rejects.toThrow(new RegExp(`lazy script ${name}: .* is not the build's .*; not run`));
+    await expect(loadLazyScript(name, ASSETS)).rejects.toThrow(new RegExp(`lazy script ${name}: .* is not the build's .*; not run`));
     expect(runs()).toBe(before);
     expect((globalThis as Record<string, unknown>)[`__tesseraLazy_${name}`]).toBeUndefined();
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/is not the build's/));
     // A missing script fails the same way: the callers' fallback is the same.
-    await expect(loadLazyScript('absent')).rejects.toThrow('lazy script absent: not part of this build');
+    await expect(loadLazyScript('absent', ASSETS)).rejects.toThrow('lazy script absent: not part of this build');
   });
 
   it('drops a tampered copy from the cache, so the next load fetches the real one and runs it', async () => {
@@ -82,10 +85,10 @@ describe('loadLazyScript', () => {
     });
     const fetched = serve(good);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    await expect(loadLazyScript(name)).rejects.toThrow(/not the build's/);
+    await expect(loadLazyScript(name, ASSETS)).rejects.toThrow(/not the build's/);
     expect(deleted).toEqual([URL_OF]);
     expect(fetched).toEqual([]);
-    expect(await loadLazyScript<{ answer: number }>(name)).toEqual({ answer: 7 });
+    expect(await loadLazyScript<{ answer: number }>(name, ASSETS)).toEqual({ answer: 7 });
     expect(fetched).toEqual([URL_OF]);
   });
 });

@@ -1,13 +1,13 @@
 /**
- * The libraries the worker rarely needs (the language model's TF.js code, transformers.js with
- * onnxruntime-web, FlexSearch for typo lookups), loaded on first use from files of their own.
+ * The service worker's lazy modules (../core/lazy-modules.ts: the language model's TF.js code,
+ * transformers.js with onnxruntime-web, FlexSearch for typo lookups), loaded on first use from files of
+ * their own.
  *
  * Why: the worker is one script (design decision 3), and a service worker may neither `import()` nor
  * `importScripts()` a file after its install; bundled into `/sw.js` these libraries were 1.3 of its 2 MB, compiled
  * at every worker start (about 90 of the 150 ms a stopped worker took to answer). So the worker build
  * (vite.config.ts) emits each as a classic script `/lazy/<name>-<hash>.js` that leaves its exports in
- * `globalThis.__tesseraLazy_<name>`, and defines `TESSERA_LAZY_SCRIPTS` (true) and `TESSERA_LAZY` (the
- * files and the cache that holds them). The worker's install handler copies those files, and the
+ * `globalThis.__tesseraLazy_<name>`, and defines `TESSERA_LAZY` (the files and the cache that holds them). The worker's install handler copies those files, and the
  * language model's, into Cache Storage (`precacheLazyFiles`), so they load offline; `loadLazyScript`
  * reads one (cache first), checks its bytes against the SHA-256 the build computed (SubtleCrypto), and
  * only then evaluates it with an indirect `eval` (global scope) and returns its exports. A script whose
@@ -19,21 +19,21 @@
  * 'unsafe-eval'`) for these scripts and `'wasm-unsafe-eval'` for the embedder's WebAssembly (README,
  * "Hosting").
  *
- * Everywhere else (Node, vitest) `TESSERA_LAZY_SCRIPTS` is undefined and the callers take their plain
- * `import()`. They test `typeof TESSERA_LAZY_SCRIPTS` at the call site, so that in the worker build the
- * condition is a constant and esbuild leaves the `import()` (and the library) out of `/sw.js`.
+ * The core reaches them only through `Deps.loadModule` (`lazyModuleLoader` here), so nothing in `/sw.js`
+ * imports the libraries themselves.
  */
+import type { LoadModule } from '../core/lazy-modules.ts';
 import { cacheFirst, dropOtherBuildsCaches } from './build-caches.ts';
-
-/** Defined (true) by the worker build only; test it with `typeof` at the call site (see above). */
-declare const TESSERA_LAZY_SCRIPTS: true;
 
 export interface LazyFiles {
   /** The Cache Storage cache that holds this build's files (its name changes with them). */
   cache: string;
-  /** Script name -> its URL path and the SHA-256 (hex) of its bytes, whose first 10 digits name the file. */
+  /**
+   * Script name -> its path and the SHA-256 (hex) of its bytes, whose first 10 digits name the file. Paths
+   * are relative to where the host serves the files (`assetsUrl`), e.g. `lazy/flexsearch-0123456789.js`.
+   */
   scripts: Record<string, { path: string; sha256: string }>;
-  /** Every URL path to keep offline: the scripts and the data files they read. */
+  /** Every path to keep offline (relative, as above): the scripts and the data files they read. */
   precache: string[];
 }
 declare const TESSERA_LAZY: LazyFiles;
@@ -49,17 +49,17 @@ export function fetchCached(url: string): Promise<Response> {
 }
 
 /**
- * The exports of the lazy script `name` (worker build only), evaluated once per worker lifetime, and
- * only when its bytes have the SHA-256 the build recorded (see above).
+ * The exports of the lazy script `name` (worker build only), served under `assets`, evaluated once per
+ * worker lifetime, and only when its bytes have the SHA-256 the build recorded (see above).
  */
-export async function loadLazyScript<T>(name: string): Promise<T> {
+export async function loadLazyScript<T>(name: string, assets: URL): Promise<T> {
   const key = `__tesseraLazy_${name}`;
   const g = globalThis as Record<string, unknown>;
   if (g[key] === undefined) {
     const files = lazyFiles();
     const script = files?.scripts[name];
     if (!script) throw new Error(`lazy script ${name}: not part of this build`);
-    const url = new URL(script.path, typeof location === 'undefined' ? undefined : location.href).href;
+    const url = new URL(script.path, assets).href;
     const response = await fetchCached(url);
     if (!response.ok) throw new Error(`lazy script ${name}: GET ${url} answered ${response.status}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -77,17 +77,23 @@ export async function loadLazyScript<T>(name: string): Promise<T> {
   return g[key] as T;
 }
 
+/** The core's `loadModule` (../core/lazy-modules.ts) in the service worker: the scripts served under `assets`. */
+export const lazyModuleLoader =
+  (assets: URL): LoadModule =>
+  (name) =>
+    loadLazyScript(name, assets);
+
 function toHex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Install time: puts this build's lazy files into its cache (a failure fails the install, to be retried). */
-export async function precacheLazyFiles(): Promise<void> {
+/** Install time: puts this build's lazy files, served under `assets`, into its cache (a failure fails the install, to be retried). */
+export async function precacheLazyFiles(assets: URL): Promise<void> {
   const files = lazyFiles();
   if (!files || typeof caches === 'undefined') return;
   const cache = await caches.open(files.cache);
   const missing = [];
-  for (const path of files.precache) if (!(await cache.match(path))) missing.push(path);
+  for (const url of files.precache.map((path) => new URL(path, assets).href)) if (!(await cache.match(url))) missing.push(url);
   await cache.addAll(missing);
 }
 
