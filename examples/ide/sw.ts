@@ -11,7 +11,8 @@ declare const self: ServiceWorkerGlobalScope;
 declare const IDE_CACHE: string;
 const FILES = ['./', './index.html', './main.js', './styles.css'].map((path) => new URL(path, self.location.href).href);
 
-installTessera(self, { base: '/tessera/api' });
+// The package's assets (lazy scripts, the language model) are copied beside this script by build.mjs.
+installTessera(self, { base: '/tessera/api', assetsUrl: './tessera-assets/' });
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(IDE_CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));

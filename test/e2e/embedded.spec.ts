@@ -85,6 +85,9 @@ test('the SDK with fetchApi creates, reads and searches; streams and the RPC wor
   expect(await readName(page, id)).toBe('parse_args');
   const found = await page.evaluate(async () => (await window.sdk.assets.searchAssets({ query: 'argparse', transferables: false })).iterable.map((s) => s.identifier));
   expect(found).toEqual([id]);
+  // A typo is found too: the Worker loaded its lazy typo index (FlexSearch) from beside its script.
+  const typo = await page.evaluate(async () => (await window.sdk.assets.searchAssets({ query: 'argprase', transferables: false })).iterable.map((s) => s.identifier));
+  expect(typo).toEqual([id]);
   await expect.poll(() => identifierFrames(page, 'ids')).toEqual([[], [id]]);
   expect(await page.evaluate(async (id) => (await window.embedded.rpc.getAsset(id, { transferables: false })).name, id)).toBe('parse_args');
 

@@ -14,6 +14,8 @@ import { buildIdeExample } from '../../examples/ide/build.mjs';
 const IDE = '/examples/ide/';
 
 test.beforeAll(async () => {
+  // Builds the package first (npm run package), which takes a while on a loaded machine.
+  test.setTimeout(180_000);
   await (buildIdeExample as (out: string) => Promise<string>)(fileURLToPath(new URL('../../dist/examples/ide', import.meta.url)));
 });
 
