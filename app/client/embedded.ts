@@ -5,7 +5,8 @@
  *
  * ```ts
  * import { startEmbedded } from 'tessera/embedded';
- * const tessera = startEmbedded();               // or startEmbedded({ base: '/tessera', aliases: ['http://localhost:39300'] })
+ * const tessera = startEmbedded({ assetsUrl: '/tessera-assets/' });   // where the host serves tessera/assets/
+ * // also: base ('/api'), aliases (['http://localhost:39300']), scriptUrl, worker
  * await tessera.ready();
  * const assets = new AssetsApi(new Configuration({ basePath: location.origin + '/api', fetchApi: tessera.fetch }));
  * const socket = tessera.socket(`ws://${location.host}/api/assets/stream/identifiers`);
@@ -33,7 +34,12 @@ export interface EmbeddedOptions {
    * desktop clients look for the service, answered at its root path) or paths of this origin (`'/old'`).
    */
   aliases?: string[];
-  /** URL of the worker script. Default `'/tessera-embedded.js'`. */
+  /**
+   * Where the package's assets are served (`tessera/assets/…`: the Worker's script, its lazy scripts and
+   * model files), as `installTessera`'s `assetsUrl`; the Worker is `<assetsUrl>/tessera-embedded.js`.
+   */
+  assetsUrl?: string | URL;
+  /** URL of the worker script, when it is not in `assetsUrl`. Default `'/tessera-embedded.js'` (Tessera's own build). */
   scriptUrl?: string;
   /**
    * A Worker the host started itself (say from a `blob:` URL of the script, where a page may not load one
@@ -58,12 +64,15 @@ export interface Embedded {
   terminate(): void;
 }
 
-export const EMBEDDED_SCRIPT_URL = '/tessera-embedded.js';
+/** The Worker's file name (scripts/worker-bundle.ts EMBEDDED_SCRIPT), and where Tessera's own build serves it. */
+const EMBEDDED_SCRIPT = 'tessera-embedded.js';
+export const EMBEDDED_SCRIPT_URL = `/${EMBEDDED_SCRIPT}`;
 
 export function startEmbedded(options: EmbeddedOptions = {}): Embedded {
   const base = checkBase(options.base ?? DEFAULT_BASE);
   const aliases = (options.aliases ?? []).map((alias) => new URL(alias, location.href));
-  const worker = options.worker ?? new Worker(scriptUrlFor(options.scriptUrl ?? EMBEDDED_SCRIPT_URL, { base, aliases: [] }, location.href));
+  const script = options.scriptUrl ?? (options.assetsUrl === undefined ? EMBEDDED_SCRIPT_URL : new URL(EMBEDDED_SCRIPT, new URL(String(options.assetsUrl), location.href)).href);
+  const worker = options.worker ?? new Worker(scriptUrlFor(script, { base, aliases: [] }, location.href));
   /** Why the Worker is unusable (its script failed to load, or terminate()); then every call fails. */
   let failure: string | undefined;
   let answered = false;

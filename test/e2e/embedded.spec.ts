@@ -180,8 +180,9 @@ test('the data survives a reload and a new Worker', async ({ page }) => {
     );
   });
   expect(failure).toContain('terminated');
+  // This time named by where the assets are served, as a host of the package does.
   await page.evaluate(async () => {
-    const embedded = window.tesseraEmbedded.startEmbedded();
+    const embedded = window.tesseraEmbedded.startEmbedded({ assetsUrl: `${location.origin}/` });
     await embedded.ready();
     window.embedded = embedded;
   });
