@@ -6,8 +6,8 @@
  * - `pkg/client.js`: `tessera/client` (app/client/index.ts), the same for the page;
  * - `pkg/embedded.js`: `tessera/embedded` (app/client/embedded.ts) when that file exists;
  * - `pkg/assets/`: what the host serves at `assetsUrl`: the worker's lazy scripts, the language model's
- *   files and onnxruntime-web's wasm (scripts/worker-bundle.ts), and the embedded mode's Worker
- *   (`tessera-embedded.js`, which finds them beside itself);
+ *   files and onnxruntime-web's wasm (scripts/worker-bundle.ts); and `sw.js`, Tessera's own worker (a
+ *   classic script, without the app's shell) for a host that has none: its assets are its folder; and `tessera-embedded.js`, the embedded mode's Worker, which likewise finds them beside itself;
  * - `pkg/types/`: the declarations of those entries and what they name (tsc).
  *
  * Everything the modules need is inside them, so the package has no runtime dependencies and installs
@@ -35,6 +35,8 @@ const worker = await bundleServiceWorker({ production: true, entry: 'worker/brow
 write(join(out, 'worker.js'), worker.worker);
 write(join(out, 'assets', EMBEDDED_SCRIPT), worker.embedded);
 for (const [path, text] of worker.lazy) write(join(out, 'assets', path), text);
+// Same sources, same lazy scripts: only the worker itself is kept.
+write(join(out, 'assets', 'sw.js'), (await bundleServiceWorker({ production: true })).worker);
 for (const entry of PACKAGED_FILES) {
   for (const name of packagedNames(entry)) {
     mkdirSync(join(out, 'assets', entry.to), { recursive: true });

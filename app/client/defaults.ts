@@ -2,8 +2,9 @@
  * What the socket, shim and RPC clients use when not told otherwise: the base given to `register()` and
  * `ready()` (index.ts fills these in; kept apart so that those modules need not import index.ts).
  */
-export const clientDefaults: { base: string; ready: () => Promise<void> } = {
+export const clientDefaults: { base: string; aliases: string[]; ready: () => Promise<void> } = {
   base: '/api',
+  aliases: [],
   ready: () => Promise.resolve(),
 };
 

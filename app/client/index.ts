@@ -84,6 +84,7 @@ export function register(options: RegisterOptions = {}): Promise<void> {
   const entry: Registered = { base, aliases, scriptUrl, registration };
   registered = entry;
   clientDefaults.base = base;
+  clientDefaults.aliases = aliases;
   // A failed registration (offline first visit, script error) may be retried by calling register() again.
   registration.catch(() => {
     if (registered === entry) registered = undefined;

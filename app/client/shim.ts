@@ -20,7 +20,8 @@ export interface ShimOptions {
   base?: string;
   /**
    * URL prefixes (`ws:`, `wss:`, `http:` or `https:`) whose sockets go to the API as well: the rest of
-   * the URL's path is taken as the path under the base. E.g. `['ws://localhost:39300']`.
+   * the URL's path is taken as the path under the base. E.g. `['ws://localhost:39300']`. Default: the
+   * aliases given to `register()`.
    */
   aliases?: string[];
   /** Where the sockets' requests go and when they may start (the embedded mode passes its own). */
@@ -50,7 +51,7 @@ export function apiPathOf(url: string | URL, options: ShimOptions = {}, here: Lo
   if (protocol !== 'ws:' && protocol !== 'wss:') return undefined;
   const base = (options.base ?? clientDefaults.base).replace(/\/+$/, '');
   if (parsed.host === here.host && parsed.pathname.startsWith(`${base}/`)) return parsed.pathname.slice(base.length);
-  for (const alias of options.aliases ?? []) {
+  for (const alias of options.aliases ?? clientDefaults.aliases) {
     let prefix: URL;
     try {
       prefix = new URL(alias);
