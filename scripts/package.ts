@@ -7,7 +7,8 @@
  * - `pkg/embedded.js`: `tessera/embedded` (app/client/embedded.ts) when that file exists;
  * - `pkg/assets/`: what the host serves at `assetsUrl`: the worker's lazy scripts, the language model's
  *   files and onnxruntime-web's wasm (scripts/worker-bundle.ts); and `sw.js`, Tessera's own worker (a
- *   classic script, without the app's shell) for a host that has none: its assets are its folder; and `tessera-embedded.js`, the embedded mode's Worker, which likewise finds them beside itself;
+ *   classic script, without the app's shell) for a host that has none: its assets are its folder; and
+ *   `tessera-embedded.js`, the embedded mode's Worker, which likewise finds them beside itself;
  * - `pkg/types/`: the declarations of those entries and what they name (tsc).
  *
  * Everything the modules need is inside them, so the package has no runtime dependencies and installs
