@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import type { ShellFiles } from './worker/browser/app-shell.ts';
-import { bundleServiceWorker, PACKAGED_FILES, packagedNames, repoRoot } from './scripts/worker-bundle.ts';
+import { bundleServiceWorker, EMBEDDED_SCRIPT, PACKAGED_FILES, packagedNames, repoRoot } from './scripts/worker-bundle.ts';
 
 const appRoot = fileURLToPath(new URL('./app', import.meta.url));
 const WORKER_URL = '/sw.js';
+/** The embedded mode's Worker, beside the lazy scripts it loads. */
+const EMBEDDED_URL = `/${EMBEDDED_SCRIPT}`;
 const CONTENT_TYPES: Record<string, string> = { '.json': 'application/json', '.bin': 'application/octet-stream', '.wasm': 'application/wasm' };
 
 /**
@@ -40,7 +42,7 @@ function appShell(bundle: Rollup.OutputBundle, publicDir: string): ShellFiles {
   };
 }
 
-/** Serves `/sw.js` in `vite` dev (rebuilt on each request) and emits `sw.js` into the build output. */
+/** Serves `/sw.js` and the embedded Worker in `vite` dev (rebuilt on each request) and emits them into the build output. */
 function serviceWorker(): Plugin {
   let publicDir = '';
   return {
@@ -59,14 +61,14 @@ function serviceWorker(): Plugin {
           res.end(lazyScript);
           return;
         }
-        if (path !== WORKER_URL) return next();
+        if (path !== WORKER_URL && path !== EMBEDDED_URL) return next();
         try {
           const built = await bundleServiceWorker({ production: false });
           lazy = built.lazy;
           res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
           res.setHeader('Service-Worker-Allowed', '/');
           res.setHeader('Cache-Control', 'no-cache');
-          res.end(built.worker);
+          res.end(path === WORKER_URL ? built.worker : built.embedded);
         } catch (error) {
           server.config.logger.error(`[tessera] service worker bundle failed: ${String(error)}`);
           res.statusCode = 500;
@@ -81,6 +83,7 @@ function serviceWorker(): Plugin {
       async handler(_options, bundle) {
         const built = await bundleServiceWorker({ production: true, shell: appShell(bundle, publicDir) });
         this.emitFile({ type: 'asset', fileName: WORKER_URL.slice(1), source: built.worker });
+        this.emitFile({ type: 'asset', fileName: EMBEDDED_SCRIPT, source: built.embedded });
         for (const [path, source] of built.lazy) this.emitFile({ type: 'asset', fileName: path, source });
       },
     },
@@ -121,6 +124,8 @@ export default defineConfig({
   build: {
     outDir: `${repoRoot}dist`,
     emptyOutDir: true,
+    // The app, and the embedded mode's page (the client alone, no service worker: its e2e tests and bench use it).
+    rollupOptions: { input: { index: `${appRoot}/index.html`, embedded: `${appRoot}/embedded.html` } },
   },
   // The app's components are Preact TSX (app/ui).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },

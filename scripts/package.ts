@@ -7,7 +7,8 @@
  * - `pkg/embedded.js`: `tessera/embedded` (app/client/embedded.ts) when that file exists;
  * - `pkg/assets/`: what the host serves at `assetsUrl`: the worker's lazy scripts, the language model's
  *   files and onnxruntime-web's wasm (scripts/worker-bundle.ts); and `sw.js`, Tessera's own worker (a
- *   classic script, without the app's shell) for a host that has none: its assets are its folder;
+ *   classic script, without the app's shell) for a host that has none: its assets are its folder; and
+ *   `tessera-embedded.js`, the embedded mode's Worker, which likewise finds them beside itself;
  * - `pkg/types/`: the declarations of those entries and what they name (tsc).
  *
  * Everything the modules need is inside them, so the package has no runtime dependencies and installs
@@ -17,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { bundleServiceWorker, PACKAGED_FILES, packagedNames, repoRoot } from './worker-bundle.ts';
+import { bundleServiceWorker, EMBEDDED_SCRIPT, PACKAGED_FILES, packagedNames, repoRoot } from './worker-bundle.ts';
 
 const out = join(repoRoot, 'pkg');
 
@@ -33,6 +34,7 @@ rmSync(out, { recursive: true, force: true });
 
 const worker = await bundleServiceWorker({ production: true, entry: 'worker/browser/install.ts', format: 'esm' });
 write(join(out, 'worker.js'), worker.worker);
+write(join(out, 'assets', EMBEDDED_SCRIPT), worker.embedded);
 for (const [path, text] of worker.lazy) write(join(out, 'assets', path), text);
 // Same sources, same lazy scripts: only the worker itself is kept.
 write(join(out, 'assets', 'sw.js'), (await bundleServiceWorker({ production: true })).worker);

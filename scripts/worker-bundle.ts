@@ -13,6 +13,10 @@ import type { ShellFiles } from '../worker/browser/app-shell.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const WORKER_ENTRY = 'worker/browser/sw.ts';
+/** The embedded mode's dedicated Worker (worker/embedded/worker.ts), for pages without a service worker. */
+const EMBEDDED_ENTRY = 'worker/embedded/worker.ts';
+/** Its file, beside the lazy scripts (relative to where the assets are served). */
+export const EMBEDDED_SCRIPT = 'tessera-embedded.js';
 
 /**
  * Refuses `import { z } from 'zod'` in worker sources: zod's `z` binding is a re-exported namespace object,
@@ -77,6 +81,8 @@ const LAZY_DATA = { from: 'node_modules/@vscode/vscode-languagedetection/model',
 export interface WorkerBuild {
   /** The worker's script. */
   worker: string;
+  /** The embedded mode's Worker script (a classic script, EMBEDDED_SCRIPT), loading the same lazy scripts. */
+  embedded: string;
   /** Path (relative to where the assets are served) -> text of each lazy script. */
   lazy: Map<string, string>;
 }
@@ -125,6 +131,8 @@ export async function bundleServiceWorker({ production, entry = WORKER_ENTRY, fo
   for (const path of precache) hash.update(path);
   for (const name of readdirSync(join(repoRoot, LAZY_DATA.from)).sort()) hash.update(readFileSync(join(repoRoot, LAZY_DATA.from, name)));
   const files = { cache: `tessera-lazy-${hash.digest('hex').slice(0, 10)}`, scripts, precache };
+  const lazyDefines = { 'process.env.NODE_ENV': nodeEnv, TESSERA_LAZY: JSON.stringify(files) };
+  const embedded = build({ ...workerBuildOptions(production), entryPoints: [EMBEDDED_ENTRY], format: 'iife', define: lazyDefines });
   const result = await build({
     ...workerBuildOptions(production),
     entryPoints: [entry],
@@ -132,13 +140,9 @@ export async function bundleServiceWorker({ production, entry = WORKER_ENTRY, fo
     // cache) and starts it about 13 ms sooner (interleaved A/B, worker stopped -> GET /api/__echo: 60 -> 47 ms).
     // The bundle has no top-level await; esbuild turns the `import.meta` of FlexSearch's unused worker mode into `{}`.
     format,
-    define: {
-      'process.env.NODE_ENV': nodeEnv,
-      TESSERA_LAZY: JSON.stringify(files),
-      ...(shell && { TESSERA_SHELL: JSON.stringify(shell) }),
-    },
+    define: { ...lazyDefines, ...(shell && { TESSERA_SHELL: JSON.stringify(shell) }) },
   });
-  return { worker: only(result.outputFiles, 'worker bundle'), lazy };
+  return { worker: only(result.outputFiles, 'worker bundle'), embedded: only((await embedded).outputFiles, 'embedded worker bundle'), lazy };
 }
 
 function only(outputs: OutputFile[], what: string): string {

@@ -14,6 +14,7 @@
  */
 import { checkAlias, checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
 import { clientDefaults } from './defaults.ts';
+import { waitHealthy } from './health.ts';
 import { CLAIM } from '../../worker/browser/protocol.ts';
 
 export { TesseraSocket, type SocketOptions } from './socket.ts';
@@ -49,8 +50,6 @@ interface Registered {
 const CLAIM_RETRY_MS = 1000;
 /** Claims asked for before `ready()` gives up on a worker that never takes control of the page. */
 const CLAIM_ATTEMPTS = 15;
-/** Health checks before `ready()` gives up on a worker that answers but not with `ok`. */
-const HEALTH_ATTEMPTS = 20;
 
 let registered: Registered | undefined;
 let announce: () => void = () => {};
@@ -147,22 +146,6 @@ async function takeControl(): Promise<void> {
     registration.active?.postMessage({ type: CLAIM });
     await Promise.race([changed, delay(CLAIM_RETRY_MS)]);
   }
-}
-
-async function waitHealthy(base: string): Promise<void> {
-  let last = '';
-  for (let attempt = 0; attempt < HEALTH_ATTEMPTS; attempt++) {
-    try {
-      const response = await fetch(`${base}/.well-known/health`, { cache: 'no-store' });
-      const body = await response.text();
-      if (body.startsWith('ok')) return;
-      last = `${response.status} ${body.slice(0, 120)}`;
-    } catch (error) {
-      last = String(error);
-    }
-    await delay(Math.min(50 * 2 ** attempt, 1000));
-  }
-  throw new Error(`tessera: the worker did not answer ${base}/.well-known/health with ok (last: ${last})`);
 }
 
 function delay(ms: number): Promise<void> {

@@ -65,7 +65,16 @@ export class TesseraRpcError extends Error {
 export interface RpcOptions {
   /** Resolves when the worker controls the page. Default: at once if it does, else `ready()`. */
   ready?: () => Promise<void>;
+  /** The worker to connect to. Default: the service worker controlling the page; the embedded mode's Worker. */
+  worker?: () => RpcWorker | null | undefined;
 }
+
+/** What the RPC connects through: a service worker or a dedicated Worker. */
+export interface RpcWorker {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+}
+
+const controllingWorker = (): RpcWorker | null | undefined => navigator.serviceWorker?.controller;
 
 /** The remote operations (typed loosely here; `TesseraRpc` gives each one its type). */
 type RemoteOperations = Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -95,6 +104,7 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export function createRpc(options: RpcOptions = {}): TesseraRpc {
   const whenReady = options.ready ?? whenControlled;
+  const target = options.worker ?? controllingWorker;
   let current: Promise<Connection> | undefined;
   let lastCall = 0;
   let inFlight = 0;
@@ -104,7 +114,7 @@ export function createRpc(options: RpcOptions = {}): TesseraRpc {
     let lastError: unknown;
     for (let attempt = 0; attempt < CONNECT_ATTEMPTS; attempt++) {
       await whenReady();
-      const controller = navigator.serviceWorker.controller;
+      const controller = target();
       if (!controller) {
         lastError = new Error('tessera: the page is not controlled by the worker');
         await delay(100);
@@ -187,7 +197,7 @@ export function createRpc(options: RpcOptions = {}): TesseraRpc {
         keepalive = undefined;
         return;
       }
-      navigator.serviceWorker.controller?.postMessage({ type: RPC_KEEPALIVE });
+      target()?.postMessage({ type: RPC_KEEPALIVE }, []);
     }, KEEPALIVE_MS);
   }
 

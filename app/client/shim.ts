@@ -13,7 +13,7 @@
  * Returns a function that puts the real WebSocket back.
  */
 import { clientDefaults } from './defaults.ts';
-import { TesseraSocket } from './socket.ts';
+import { TesseraSocket, type SocketOptions } from './socket.ts';
 
 export interface ShimOptions {
   /** The path the worker answers the API under. Default: the base given to `register()`, or `/api`. */
@@ -24,6 +24,9 @@ export interface ShimOptions {
    * aliases given to `register()`.
    */
   aliases?: string[];
+  /** Where the sockets' requests go and when they may start (the embedded mode passes its own). */
+  fetch?: SocketOptions['fetch'];
+  ready?: SocketOptions['ready'];
 }
 
 interface Installed {
@@ -81,7 +84,8 @@ export function installWebSocketShim(options: ShimOptions = {}): () => void {
     if (!new.target) throw new TypeError("Failed to construct 'WebSocket': Please use the 'new' operator.");
     const path = apiPathOf(url, state.options);
     if (path !== undefined) {
-      return new TesseraSocket(url, protocols, { path, ...(state.options.base ? { base: state.options.base } : {}) }) as unknown as WebSocket;
+      const { base, fetch, ready } = state.options;
+      return new TesseraSocket(url, protocols, { path, ...(base ? { base } : {}), ...(fetch ? { fetch } : {}), ...(ready ? { ready } : {}) }) as unknown as WebSocket;
     }
     return protocols === undefined ? new real(url) : new real(url, protocols);
   }

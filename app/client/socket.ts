@@ -51,7 +51,14 @@ export interface SocketOptions {
   path?: string;
   /** Resolves when the worker controls the page. Default: `ready()` unless the page is controlled already. */
   ready?: () => Promise<void>;
+  /** What reaches the API: the page's `fetch` (through the service worker), or the embedded mode's. */
+  fetch?: FetchApi;
 }
+
+/** A `fetch`-compatible function. */
+export type FetchApi = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+const pageFetch: FetchApi = (input, init) => fetch(input, init);
 
 type Handler<E extends Event> = ((this: WebSocket, event: E) => unknown) | null;
 
@@ -116,7 +123,8 @@ export class TesseraSocket extends EventTarget {
     const path = options.path ?? (parsed.pathname.startsWith(`${base}/`) ? parsed.pathname.slice(base.length) : undefined);
     const whenReady = options.ready ?? whenControlled;
     const query = parsed.search;
-    queueMicrotask(() => void this.connect(base, path, query, whenReady));
+    const fetchApi = options.fetch ?? pageFetch;
+    queueMicrotask(() => void this.connect(base, path, query, whenReady, fetchApi));
   }
 
   get readyState(): number {
@@ -211,7 +219,7 @@ export class TesseraSocket extends EventTarget {
     }
   }
 
-  private async connect(base: string, path: string | undefined, query: string, whenReady: () => Promise<void>): Promise<void> {
+  private async connect(base: string, path: string | undefined, query: string, whenReady: () => Promise<void>, fetchApi: FetchApi): Promise<void> {
     if (this.state !== TesseraSocket.CONNECTING) return;
     const deliver = (text: string) => {
       if (this.state === TesseraSocket.OPEN) this.dispatchEvent(new MessageEvent('message', { data: text, origin: this.origin }));
@@ -225,7 +233,7 @@ export class TesseraSocket extends EventTarget {
     const broken = () => {
       if (this.state === TesseraSocket.OPEN || this.state === TesseraSocket.CONNECTING) this.fail();
     };
-    const connection = path === undefined ? undefined : createConnection(base, path, query, { deliver, opened, broken });
+    const connection = path === undefined ? undefined : createConnection(base, path, query, fetchApi, { deliver, opened, broken });
     if (!connection) {
       this.fail();
       return;
@@ -265,22 +273,22 @@ interface Sink {
   broken(): void;
 }
 
-function createConnection(base: string, path: string, query: string, sink: Sink): Connection | undefined {
+function createConnection(base: string, path: string, query: string, fetchApi: FetchApi, sink: Sink): Connection | undefined {
   const kind = STREAM_PATHS[path];
-  if (kind) return changeStream(base, path, kind, sink);
-  if (path === QGPT_STREAM_PATH) return qgptStream(base, query, sink);
-  if (path === HEALTH_STREAM_PATH) return healthStream(base, sink);
+  if (kind) return changeStream(base, path, kind, fetchApi, sink);
+  if (path === QGPT_STREAM_PATH) return qgptStream(base, query, fetchApi, sink);
+  if (path === HEALTH_STREAM_PATH) return healthStream(base, fetchApi, sink);
   return undefined;
 }
 
-async function getJson<T>(url: string): Promise<{ body: T; response: Response }> {
-  const response = await fetch(url, { cache: 'no-store' });
+async function getJson<T>(url: string, fetchApi: FetchApi): Promise<{ body: T; response: Response }> {
+  const response = await fetchApi(url, { cache: 'no-store' });
   if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
   return { body: (await response.json()) as T, response };
 }
 
 /** An asset stream: change events from the channel, snapshot and catch-up by fetch. */
-function changeStream(base: string, path: string, kind: StreamKind, sink: Sink): Connection {
+function changeStream(base: string, path: string, kind: StreamKind, fetchApi: FetchApi, sink: Sink): Connection {
   const url = `${base}${path}`;
   let sync: StreamSync | undefined;
   let changes: BroadcastChannel | undefined;
@@ -310,12 +318,12 @@ function changeStream(base: string, path: string, kind: StreamKind, sink: Sink):
         kind,
         transport: {
           snapshot: async () => {
-            const { body, response } = await getJson<StreamFrame>(url);
+            const { body, response } = await getJson<StreamFrame>(url, fetchApi);
             const seq = Number(response.headers.get(SEQ_HEADER));
             if (!Number.isSafeInteger(seq)) throw new Error(`GET ${url}: no ${SEQ_HEADER} header`);
             return { seq, frame: body };
           },
-          since: async (seq) => (await getJson<StreamCatchUp>(`${url}?${SINCE_PARAM}=${seq}`)).body,
+          since: async (seq) => (await getJson<StreamCatchUp>(`${url}?${SINCE_PARAM}=${seq}`, fetchApi)).body,
         },
         emit: (frame) => {
           // The snapshot goes out right after `open`, as a real server pushes it when the socket opens.
@@ -368,7 +376,7 @@ function changeStream(base: string, path: string, kind: StreamKind, sink: Sink):
  * begun). So a `{stop}` sent right after a question finds it running. Each POST names this socket in the
  * `tessera-socket` header: a `{reset: true}` ends this socket's requests only, not another tab's.
  */
-function qgptStream(base: string, query: string, sink: Sink): Connection {
+function qgptStream(base: string, query: string, fetchApi: FetchApi, sink: Sink): Connection {
   const aborts = new Set<AbortController>();
   const socket = crypto.randomUUID();
   /** Settles once the last frame sent has been registered by the worker (or failed). */
@@ -383,7 +391,7 @@ function qgptStream(base: string, query: string, sink: Sink): Connection {
       aborts.add(abort);
       const registered = previous.then(() => {
         if (stopped) throw new DOMException('The socket is closed.', 'AbortError');
-        return fetch(`${base}${QGPT_STREAM_PATH}${query}`, {
+        return fetchApi(`${base}${QGPT_STREAM_PATH}${query}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', [SOCKET_HEADER]: socket },
           body: text,
@@ -425,10 +433,10 @@ function qgptStream(base: string, query: string, sink: Sink): Connection {
 }
 
 /** `/.well-known/stream/health`: the health text as one frame. */
-function healthStream(base: string, sink: Sink): Connection {
+function healthStream(base: string, fetchApi: FetchApi, sink: Sink): Connection {
   return {
     async start() {
-      const response = await fetch(`${base}/.well-known/health`, { cache: 'no-store' });
+      const response = await fetchApi(`${base}/.well-known/health`, { cache: 'no-store' });
       const text = await response.text();
       if (!response.ok) throw new Error(`GET /.well-known/health: ${response.status}`);
       if (sink.opened()) sink.deliver(text);

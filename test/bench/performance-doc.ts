@@ -17,6 +17,7 @@ import type { AppBenchResult } from './app.ts';
 import type { BackupBenchRow } from './backup.ts';
 import type { BackupBrowserResult } from './backup-browser.ts';
 import type { BuildSizes } from './build-size.ts';
+import type { EmbeddedBenchResult } from './embedded.ts';
 import type { EmbeddingBenchResult } from './embedding.ts';
 import type { RelevanceLatency } from './relevance.ts';
 import type { RelevanceQuality } from './relevance-quality.ts';
@@ -57,6 +58,7 @@ export interface BenchResults {
   };
   coldStart?: { asset: LatencyStats; echo: LatencyStats; create: LatencyStats; unconfirmedStops: number };
   streams?: Awaited<ReturnType<typeof benchStreams>>;
+  embedded?: EmbeddedBenchResult;
   search?: SearchBenchResult;
   relevanceLatency?: RelevanceLatency;
   embedding?: EmbeddingBenchResult;
@@ -132,7 +134,7 @@ function runSection(r: BenchResults): string {
 
 function headline(r: BenchResults): string {
   const rows: string[][] = [];
-  const { read, create, coldStart, list, streams, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
+  const { read, create, coldStart, list, streams, embedded, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
   if (read) {
     rows.push([
       `${code('GET /api/asset/{id}')} against the bare echo route of the same worker (the transport floor), ${num(read.librarySize)} assets`,
@@ -174,6 +176,14 @@ function headline(r: BenchResults): string {
       `p50 ${ms(o.rpc.p50)} vs ${ms(o.fetch.p50)}: ${ratio(o.ratio.p50)}`,
       `${num(o.rpc.n)} pairs`,
       `p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}`,
+    ]);
+  }
+  if (embedded) {
+    rows.push([
+      `embedded mode (dedicated Worker) against the service worker, ${code('GET /api/asset/{id}')}`,
+      `p50 ${ms(embedded.embedded.p50)} vs ${ms(embedded.worker.p50)}: ${ratio(embedded.ratio.p50)}`,
+      `${num(embedded.embedded.n)} pairs`,
+      '–',
     ]);
   }
   const at = (size: number) => search?.sizes.find((s) => s.assets === size);
@@ -367,6 +377,19 @@ function streamsSection(s: BenchResults['streams']): string | undefined {
     table(STATS_HEAD, [statsRow(`${code('rpc().getAsset(id)')} (MessageChannel, comlink)`, o.rpc), statsRow(`${code('fetch(\'/api/asset/{id}\')')} + ${code('json()')}`, o.fetch)]),
     '',
     `fetch / rpc: p50 ${ratio(o.ratio.p50)}, p95 ${ratio(o.ratio.p95)} (target p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}).`,
+  ].join('\n');
+}
+
+function embeddedSection(e: EmbeddedBenchResult | undefined): string | undefined {
+  if (!e) return undefined;
+  return [
+    '## Embedded mode',
+    '',
+    `Reading one asset (${num(e.librarySize)} assets) in one page controlled by the service worker, interleaved after ${e.warmupPairs} warm-up pairs: the embedded mode's ${code('fetch')} (a dedicated Worker, ${code('startEmbedded()')}) against the page's ${code('fetch')} (the service worker), same store:`,
+    '',
+    table(STATS_HEAD, [statsRow('embedded mode', e.embedded), statsRow('service worker', e.worker)]),
+    '',
+    `embedded / service worker: p50 ${ratio(e.ratio.p50)}, p95 ${ratio(e.ratio.p95)}.`,
   ].join('\n');
 }
 
@@ -619,6 +642,7 @@ export function renderFigures(results: BenchResults): string {
     ['Reading, writing and listing', readWriteSection(results)],
     ['Worker start', coldStartSection(results.coldStart)],
     ['Live streams and the RPC path', streamsSection(results.streams)],
+    ['Embedded mode', embeddedSection(results.embedded)],
     ['Search', searchSection(results.search)],
     ['Relevance', relevanceSection(results.relevanceLatency)],
     ['Embedding in the worker', embeddingSection(results.embedding)],

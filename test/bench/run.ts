@@ -21,7 +21,8 @@
  *  3. listing at 1,000 assets (`GET /api/assets?transferables=false|true`);
  *  4. worker cold start (stopped through CDP) to the first answer;
  *  4b. live streams: write-to-frame latency in another tab, and the RPC path against fetch for reading one
- *     asset, as a ratio (test/bench/streams.ts);
+ *     asset, as a ratio (test/bench/streams.ts); the embedded mode's GET asset (its dedicated Worker)
+ *     against the service worker's, as a ratio (test/bench/embedded.ts);
  *  4c. search at 10,000 and 100,000 generated snippets, each in a fresh context: p50/p95 in the worker
  *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts); on the
  *     same 10,000-asset library, in the same page: relevance latency, the first relevance call after the
@@ -76,6 +77,7 @@ import { runSearchBench } from './search.ts';
 import { distFolder, repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
+import { benchEmbedded } from './embedded.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Settings
@@ -938,6 +940,9 @@ async function main(): Promise<number> {
     // 4b. Live streams (write-to-frame in another tab) and the RPC path against fetch: test/bench/streams.ts.
     results.streams = await benchStreams({ page, ids, log, phase });
     noteLoad('streams');
+    // 4b'. The embedded mode's GET asset against the service worker's: test/bench/embedded.ts.
+    results.embedded = await benchEmbedded({ page, ids, log, phase });
+    noteLoad('embedded');
     // 4c. Search at 10,000 and 100,000 assets, and the first search after a stop: test/bench/search.ts.
     const controls = new WeakMap<Page, WorkerControl>();
     const stopWorkers = async (p: Page) => {

@@ -1,6 +1,7 @@
 /** The repository and a build of it served for a bench run: one way for run.ts and the sections run alone. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,5 +52,17 @@ export function serveBuild(root: string, dist: string, port: number): Promise<Ch
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
     child.once('exit', (code) => fail(new Error(`serve.mjs exited (${code}): ${output.trim()}`)));
     child.once('error', fail);
+  });
+}
+
+/** A loopback port free at the moment of asking, for a section run alone. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePromise(port));
+    });
   });
 }

@@ -16,12 +16,11 @@
  *  2. reading one asset: `rpc().getAsset(id)` (MessageChannel + comlink) against `fetch('/api/asset/{id}')`
  *     until the JSON is parsed, interleaved (which goes first alternates), and the ratio of their p50s.
  */
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { fragmentSeed } from '../support/seeds.ts';
-import { repoRoot, serveBuild } from './server.ts';
+import { freePort, repoRoot, serveBuild } from './server.ts';
 import { line, stats, type Stats } from './stats.ts';
 
 export type { Stats };
@@ -196,17 +195,6 @@ export async function benchStreams(args: { page: Page; ids: string[]; log: (text
 
 // ---------------------------------------------------------------------------------------------------
 // Alone: node .bench/streams.mjs --dist <build>   (BENCH_STREAMS_PORT, else a free loopback port)
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePromise(port));
-    });
-  });
-}
 
 async function standalone(): Promise<number> {
   const dir = repoRoot();

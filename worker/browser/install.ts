@@ -14,21 +14,17 @@
  *   hard-reloaded page is uncontrolled though the worker is active, and asks to be claimed.
  * - `message` `{type: 'tessera:rpc'}` with a MessagePort -> the services on that port (./rpc.ts);
  *   `{type: 'tessera:keepalive'}` keeps the worker alive until the RPC calls under way are done.
- * - When the app starts (each worker lifetime), the last committed change seq goes out on the
- *   BroadcastChannel `tessera-stream-head`: a page's stream that missed an event (published by a worker
- *   stopped right after its commit) catches up.
+ * - The app is created on the first request of each worker lifetime, and announces the last committed
+ *   change seq when it starts (./service-host.ts).
  *
  * Skipping the waiting phase and claiming pages at activation are the host's decisions (Tessera's own
  * worker does both); `ready()` in the page asks for a claim when it needs one.
  */
 import { apiUrlPath, checkAlias, checkBase, DEFAULT_BASE, type BasePaths } from '../core/base-path.ts';
-import { ApiError } from '../core/errors.ts';
-import { lastSeq } from '../core/feed/commit.ts';
-import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
 import { dropOldLazyCaches, precacheLazyFiles } from './lazy-scripts.ts';
 import { CLAIM, CLAIMED, RPC_CONNECT, RPC_KEEPALIVE } from './protocol.ts';
 import { acceptRpc, rpcIdle } from './rpc.ts';
-import { createServiceApp, type ServiceApp } from './service-app.ts';
+import { createServiceHost } from './service-host.ts';
 
 export interface TesseraOptions {
   /** The path the API is answered under at the worker's origin. Default `/api`. */
@@ -62,37 +58,7 @@ export function installTessera(scope: ServiceWorkerGlobalScope, options: Tessera
   const assets = options.assetsUrl === undefined ? undefined : new URL(String(options.assetsUrl), scope.location.href);
   if (!assets) console.warn('tessera: no assetsUrl: typo lookups, the language model and the embedder are off (installTessera options)');
 
-  let app: Promise<ServiceApp> | undefined;
-  /**
-   * The app, created once per worker lifetime on the first request. A failed creation is not kept, so the
-   * next request tries again (an IndexedDB upgrade blocked by an old tab must not brick the worker until
-   * it is stopped). It cannot stay pending: IdbStore.open gives up on a blocked upgrade after a while.
-   */
-  const getApp = (): Promise<ServiceApp> => {
-    if (!app) {
-      app = createServiceApp({ base: paths.base, ...(assets ? { assets } : {}) });
-      app.then(announceHead, () => {
-        app = undefined;
-      });
-    }
-    return app;
-  };
-
-  const answer = async (request: Request): Promise<Response> => {
-    let service: ServiceApp;
-    try {
-      service = await getApp();
-    } catch (error) {
-      // A blocked database upgrade says so (storage_blocked) and what to do.
-      if (error instanceof ApiError) return errorResponse(503, error.code, error.message);
-      return errorResponse(503, 'unavailable', `service failed to start: ${messageOf(error)}`);
-    }
-    try {
-      return await service.fetch(request);
-    } catch (error) {
-      return errorResponse(500, 'internal', messageOf(error));
-    }
-  };
+  const host = createServiceHost({ base: paths.base, ...(assets ? { assets } : {}) });
 
   scope.addEventListener('install', (event) => {
     if (assets) event.waitUntil(precacheLazyFiles(assets));
@@ -112,7 +78,7 @@ export function installTessera(scope: ServiceWorkerGlobalScope, options: Tessera
       return;
     }
     const moved = url.origin === scope.location.origin && path === url.pathname ? request : underBase(request, url, new URL(path, scope.location.origin));
-    event.respondWith(answer(moved));
+    event.respondWith(host.answer(moved));
   });
 
   scope.addEventListener('message', (event) => {
@@ -120,7 +86,7 @@ export function installTessera(scope: ServiceWorkerGlobalScope, options: Tessera
     const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
     if (type === RPC_CONNECT) {
       const port = event.ports[0];
-      if (port) event.waitUntil(acceptRpc(port, getApp));
+      if (port) event.waitUntil(acceptRpc(port, host.app));
       return;
     }
     if (type === RPC_KEEPALIVE) {
@@ -137,26 +103,6 @@ export function installTessera(scope: ServiceWorkerGlobalScope, options: Tessera
       }),
     );
   });
-}
-
-/** Posts the last committed seq on the head channel (see the header comment). */
-function announceHead(service: ServiceApp): void {
-  lastSeq(service.ctx).then(
-    (seq) => {
-      const channel = new BroadcastChannel(HEAD_CHANNEL);
-      channel.postMessage({ type: 'head', seq } satisfies HeadMessage);
-      channel.close();
-    },
-    () => {},
-  );
-}
-
-function errorResponse(status: number, code: string, message: string): Response {
-  return Response.json({ error: { status, code, message } }, { status });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A request under an alias (a path or an origin), as the same request under the base at `target`. */
