@@ -74,6 +74,15 @@ let origin: string;
 /** The same files at another origin, where the page registers the package's own worker instead of the host's. */
 let ownServer: Server;
 let ownOrigin: string;
+/** Again, where a module worker imports the package's `worker.js` as it is, with no bundler. */
+let moduleServer: Server;
+let moduleOrigin: string;
+
+const MODULE_WORKER = `
+import { installTessera } from './tessera-worker.js';
+installTessera(self, { base: '/m/api', assetsUrl: '/tessera-assets/' });
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+`;
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.txt': 'text/plain; charset=utf-8', '.wasm': 'application/wasm' };
 
@@ -121,15 +130,20 @@ test.beforeAll(async () => {
   await cp(join(host, 'node_modules', 'tessera', 'pkg', 'assets'), join(host, 'public', 'tessera-assets'), { recursive: true });
   await writeFile(join(host, 'public', 'index.html'), '<!doctype html><title>host</title><script type="module" src="/page.js"></script>');
   await writeFile(join(host, 'public', 'plain.txt'), 'a plain file\n');
+  await cp(join(host, 'node_modules', 'tessera', 'pkg', 'worker.js'), join(host, 'public', 'tessera-worker.js'));
+  await writeFile(join(host, 'public', 'sw-module.js'), MODULE_WORKER);
   server = await serve(join(host, 'public'));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   ownServer = await serve(join(host, 'public'));
   ownOrigin = `http://127.0.0.1:${(ownServer.address() as AddressInfo).port}`;
+  moduleServer = await serve(join(host, 'public'));
+  moduleOrigin = `http://127.0.0.1:${(moduleServer.address() as AddressInfo).port}`;
 });
 
 test.afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await new Promise((resolve) => ownServer?.close(resolve));
+  await new Promise((resolve) => moduleServer?.close(resolve));
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -255,4 +269,18 @@ test("the package's own worker: register({base: '/x', scriptUrl}) answers under 
   // Its lazy files and the language model are its folder's (kept offline at install).
   expect(requested).toContainEqual(expect.stringMatching(new RegExp(`^${ownOrigin}/tessera-assets/lazy/flexsearch-[0-9a-f]{10}\\.js$`)));
   expect(requested).toContain(`${ownOrigin}/tessera-assets/models/vscode-languagedetection/model.json`);
+});
+
+test("a module service worker imports the package's worker.js as it is", async ({ page }) => {
+  test.setTimeout(60_000);
+  allowEndpoint(moduleOrigin);
+  await page.goto(`${moduleOrigin}/`);
+  const health = await page.evaluate(async () => {
+    await navigator.serviceWorker.register('/sw-module.js', { type: 'module', scope: '/' });
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    const response = await fetch('/m/api/.well-known/health');
+    return `${response.status} ${await response.text()}`;
+  });
+  expect(health).toMatch(/^200 ok/);
 });
