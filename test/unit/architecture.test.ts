@@ -1,7 +1,9 @@
 /**
  * The shape the folders promise: worker/core is runtime-agnostic and knows no host, so no core module
- * imports from a host (worker/browser, worker/node) or from the page (app/); and the app's UI reaches the
- * worker only through app/client and the HTTP API (types from the wire schemas aside).
+ * imports from a host (worker/browser, worker/node) or from the page (app/); no host imports from the
+ * page; the page's client shares runtime code with the worker only through worker/core (and the
+ * page–worker channel's strings); and the app's UI reaches the worker only through app/client and the
+ * HTTP API (types from the wire schemas aside). docs/architecture.md says why.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -34,6 +36,27 @@ describe('architecture', () => {
     const bad = sources(join(root, 'worker/core')).flatMap((file) =>
       importsOf(file)
         .filter((i) => /^(worker\/browser|worker\/node|app)\//.test(i.target) || i.spec.startsWith('node:'))
+        .map((i) => `${relative(root, file)} imports ${i.spec}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('the hosts import nothing from the page', () => {
+    const bad = ['worker/browser', 'worker/node'].flatMap((dir) =>
+      sources(join(root, dir)).flatMap((file) =>
+        importsOf(file)
+          .filter((i) => i.target.startsWith('app/'))
+          .map((i) => `${relative(root, file)} imports ${i.spec}`),
+      ),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('the page client runs worker code from worker/core only (and the channel strings)', () => {
+    const bad = sources(join(root, 'app/client')).flatMap((file) =>
+      importsOf(file)
+        .filter((i) => i.target.startsWith('worker/') && !i.typeOnly)
+        .filter((i) => !i.target.startsWith('worker/core/') && i.target !== 'worker/browser/protocol.ts')
         .map((i) => `${relative(root, file)} imports ${i.spec}`),
     );
     expect(bad).toEqual([]);

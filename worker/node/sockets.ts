@@ -15,11 +15,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { StreamSync } from '../../app/client/stream-sync.ts';
+import { StreamSync } from '../core/streams/stream-sync.ts';
 import type { Context } from '../core/deps.ts';
 import { answerStream } from '../core/streams/qgpt.ts';
 import { HEALTH_STREAM_PATH, QGPT_STREAM_PATH, STREAM_PATHS, type StreamKind } from '../core/streams/protocol.ts';
-import { streamChanges, streamSnapshot } from '../core/streams/sync.ts';
+import { streamChanges, streamSnapshot } from '../core/streams/reads.ts';
 
 /** A client that lets this much pile up unsent is too slow to follow the library: it is disconnected. */
 const MAX_BUFFERED = 256 * 1024 * 1024;

@@ -4,7 +4,7 @@ import type { Context } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { answerStream } from '../streams/qgpt.ts';
 import { SEQ_HEADER, SINCE_PARAM, SOCKET_HEADER, type StreamKind } from '../streams/protocol.ts';
-import { streamChanges, streamSnapshot } from '../streams/sync.ts';
+import { streamChanges, streamSnapshot } from '../streams/reads.ts';
 import { readText } from './http.ts';
 
 /**
