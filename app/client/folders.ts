@@ -15,7 +15,7 @@
  */
 import { rpc } from './rpc.ts';
 
-import type { GrantedFolder } from '../../worker/core/qgpt/folders.ts';
+import type { GrantedFolder } from '../../worker/core/qgpt/files/folders.ts';
 
 /** A registered folder, as `GET /api/folders` lists it. */
 export type { GrantedFolder };

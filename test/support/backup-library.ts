@@ -8,7 +8,7 @@ import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { withDefaults, type Context } from '../../worker/core/deps.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
-import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
+import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { GO_SNIPPET, PNG_BYTES, PYTHON_SNIPPET, YAML_SNIPPET, fileSeed, fragmentSeed } from './seeds.ts';
 import { createTestApi, type TestApi } from './test-api.ts';

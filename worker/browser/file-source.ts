@@ -6,8 +6,8 @@
  * folder whose read permission has lapsed (`queryPermission` is not 'granted') is unreadable, and the
  * message asks the page to register it again (the page can prompt).
  */
-import { TreeFileSource, type TreeEntry, type TreeFolder } from '../core/qgpt/file-tree.ts';
-import { OPFS_ROOT, unreadablePath } from '../core/qgpt/files.ts';
+import { TreeFileSource, type TreeEntry, type TreeFolder } from '../core/qgpt/files/file-tree.ts';
+import { OPFS_ROOT, unreadablePath } from '../core/qgpt/files/files.ts';
 import type { Store } from '../core/store/store.ts';
 
 /** The parts of the File System Access API used here (not all are in TypeScript's WebWorker lib). */

@@ -4,7 +4,7 @@ import type { Embedder } from './embed/embedder.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
-import { NO_FILES, type FileSource } from './qgpt/files.ts';
+import { NO_FILES, type FileSource } from './qgpt/files/files.ts';
 import type { Store } from './store/store.ts';
 
 /** Everything the runtime-agnostic core needs from its host. */

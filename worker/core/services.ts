@@ -50,7 +50,7 @@ import { libraryPreviews } from './library/previews.ts';
 import { listLibraryRows } from './library/rows.ts';
 import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
 import { ConversationUpdateSchema, deleteConversation, getConversation, listConversations, updateConversation } from './qgpt/conversations.ts';
-import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
+import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/files/folders.ts';
 import { describeIssues } from './routes/http.ts';
 import { checkKey, runOnce } from './idempotency.ts';
 import { OPERATIONS, UNKEYED_WRITES } from './service-operations.ts';

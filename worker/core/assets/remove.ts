@@ -3,7 +3,7 @@ import { isQuotaExceeded } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import { unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
-import { forgetRelevant } from '../qgpt/relevant.ts';
+import { forgetRelevant } from '../qgpt/relevant-ring.ts';
 import type { AssetRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { requireAsset } from './read.ts';

@@ -42,7 +42,7 @@ import {
   opt,
   type TransferableBytes,
 } from '../model/schemas.ts';
-import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/settings.ts';
+import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/answer/chat-settings.ts';
 import type { CollectionName, Collections, ContentRecord, SnippetRecord } from '../store/records.ts';
 
 export const BACKUP_FORMAT = 'tessera-backup';

@@ -7,8 +7,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Context } from '../deps.ts';
 import { readSeq } from '../feed/commit.ts';
-import { SETTINGS_ID } from '../qgpt/settings.ts';
-import { VECTORS_VERSION } from '../qgpt/vectors.ts';
+import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
+import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
 import type { CollectionName } from '../store/records.ts';
 import {
   BACKUP_FORMAT,

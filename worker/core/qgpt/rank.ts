@@ -20,9 +20,9 @@ import { analyseQuery } from '../search/query.ts';
 import { searchIndexFor } from '../search/search-index.ts';
 import { isStopword, terms } from '../search/tokenize.ts';
 import { looksLikeCode } from '../assets/language/shape.ts';
-import { splitSnippets } from './snippets.ts';
-import { dotQuantized } from './vector-matrix.ts';
-import { embeddingText, madeFrom, readAssetTexts, vectorIndexFor } from './vectors.ts';
+import { splitSnippets } from './vectors/snippets.ts';
+import { dotQuantized } from './vectors/vector-matrix.ts';
+import { embeddingText, madeFrom, readAssetTexts, vectorIndexFor } from './vectors/snippet-vectors.ts';
 
 /**
  * Weight of the lexical score in the blend. Tuned on the CoSQA dev queries (test/bench/relevance-quality.ts;

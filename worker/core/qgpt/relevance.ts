@@ -12,8 +12,8 @@ import type { Context } from '../deps.ts';
 import { invalid, notFound } from '../errors.ts';
 import { TESSERA_APPLICATION } from '../assets/activity.ts';
 import type { QGPTQuestionInput, QGPTRelevanceInput, QGPTRelevanceOutput, RelevantQGPTSeed, RelevantQGPTSeeds, Seed } from '../model/schemas.ts';
-import { question } from './question.ts';
-import { storeRelevant } from './relevant.ts';
+import { question } from './answer/question.ts';
+import { storeRelevant } from './relevant-ring.ts';
 import { rankLibrary, rankTexts, type RankedSnippet, type SpaceText } from './rank.ts';
 
 /** Snippets answered unless the caller asks for another number (Tessera's `?limit=`, at most MAX_RELEVANT). */

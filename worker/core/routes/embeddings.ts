@@ -4,7 +4,7 @@ import type { Context } from '../deps.ts';
 import { describeEmbedder } from '../embed/embedder.ts';
 import { ApiError } from '../errors.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
-import { vectorIndexFor } from '../qgpt/vectors.ts';
+import { vectorIndexFor } from '../qgpt/vectors/snippet-vectors.ts';
 import { requireBody } from './http.ts';
 
 /** The most texts one POST may embed; more is a 422 (embed them in several calls). */

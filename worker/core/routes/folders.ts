@@ -1,6 +1,6 @@
 import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
-import { listFolders, removeFolder } from '../qgpt/folders.ts';
+import { listFolders, removeFolder } from '../qgpt/files/folders.ts';
 import { keyed, noContent } from './idempotent.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { Hono } from 'hono/quick';
 import type { Context } from '../deps.ts';
 import { ChatError, streamChat } from '../qgpt/answer/chat.ts';
-import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings } from '../qgpt/settings.ts';
+import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings } from '../qgpt/answer/chat-settings.ts';
 import { requireBody } from './http.ts';
 import { json, keyed } from './idempotent.ts';
 

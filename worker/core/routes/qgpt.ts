@@ -7,11 +7,11 @@ import {
   QGPTRelevanceInputSchema,
   QGPTRepromptInputSchema,
 } from '../model/schemas.ts';
-import { hints } from '../qgpt/hints.ts';
+import { hints } from '../qgpt/answer/hints.ts';
 import { personsRelated } from '../qgpt/persons.ts';
-import { question } from '../qgpt/question.ts';
+import { question } from '../qgpt/answer/question.ts';
 import { MAX_RELEVANT, relevance } from '../qgpt/relevance.ts';
-import { reprompt } from '../qgpt/reprompt.ts';
+import { reprompt } from '../qgpt/answer/reprompt.ts';
 import { queryCount, queryFlag, readBody, requireBody } from './http.ts';
 
 /**

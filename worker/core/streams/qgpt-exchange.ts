@@ -28,7 +28,7 @@ import type {
 import type { Turn } from '../qgpt/answer/generative.ts';
 import { assetsOf } from '../qgpt/answer/sources.ts';
 import { readConversation, saveExchange } from '../qgpt/conversations.ts';
-import { passagesOf, questionWithSources, type AnsweredQuestion } from '../qgpt/question.ts';
+import { passagesOf, questionWithSources, type AnsweredQuestion } from '../qgpt/answer/question.ts';
 import { questionOf, relevance } from '../qgpt/relevance.ts';
 import { deltasOf } from './deltas.ts';
 import { runningRequests, type EndReason } from './running.ts';

@@ -9,7 +9,7 @@
  * not (its AbortError is rethrown as it is).
  */
 import type { Context } from '../../deps.ts';
-import type { ChatSettings } from '../settings.ts';
+import type { ChatSettings } from './chat-settings.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

@@ -4,8 +4,8 @@
  * given (the model's own list, if any, is not trusted).
  */
 import type { Context } from '../../deps.ts';
-import type { Passage } from '../passage.ts';
-import type { ChatSettings } from '../settings.ts';
+import type { Passage } from './passage.ts';
+import type { ChatSettings } from './chat-settings.ts';
 import { streamChat, type ChatMessage, type ChatOptions } from './chat.ts';
 import { sourceLabel } from './sources.ts';
 

@@ -1,4 +1,4 @@
-import type { Passage } from '../passage.ts';
+import type { Passage } from './passage.ts';
 
 /** How an answer names where a passage comes from: `'name' (asset <id>)`, the file path, or both. */
 export function sourceLabel(p: Passage): string {

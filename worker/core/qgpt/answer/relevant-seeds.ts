@@ -5,8 +5,8 @@
  */
 import type { Context } from '../../deps.ts';
 import { invalid } from '../../errors.ts';
-import type { Passage } from '../passage.ts';
-import { readRelevant } from '../relevant.ts';
+import type { Passage } from './passage.ts';
+import { readRelevant } from '../relevant-ring.ts';
 
 /**
  * The parts of a wire RelevantQGPTSeed read here (a narrow view: the inferred wire type is too deep for

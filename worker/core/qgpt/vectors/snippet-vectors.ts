@@ -15,17 +15,17 @@
  *   a read of its text, not an embedding.
  * - `progress` says how far an embedding run is (`GET /api/embeddings` shows it).
  */
-import type { Context } from '../deps.ts';
-import { changesSince, readSeq } from '../feed/commit.ts';
-import { contentText } from '../search/documents.ts';
-import type { ClassificationSpecificEnum } from '../model/schemas.ts';
-import type { AssetRecord, SnippetRecord } from '../store/records.ts';
-import type { ReadTx } from '../store/store.ts';
-import { fnv1a } from '../embed/hashing.ts';
+import type { Context } from '../../deps.ts';
+import { changesSince, readSeq } from '../../feed/commit.ts';
+import { contentText } from '../../search/documents.ts';
+import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
+import type { AssetRecord, SnippetRecord } from '../../store/records.ts';
+import type { ReadTx } from '../../store/store.ts';
+import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
-import { unref } from '../timers.ts';
-import { exclusive } from '../exclusive.ts';
+import { unref } from '../../timers.ts';
+import { exclusive } from '../../exclusive.ts';
 
 export const VECTORS_STATE_ID = 'vectors';
 /** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */

@@ -4,9 +4,9 @@
  * handle, which only a structured-clone channel can (the RPC path: `registerFolder` in services.ts);
  * listing and removal are also routes (routes/folders.ts). Tessera's own API, not the desktop service's.
  */
-import type { Context } from '../deps.ts';
-import { ApiError, invalid } from '../errors.ts';
-import { keyedWrite } from '../idempotency.ts';
+import type { Context } from '../../deps.ts';
+import { ApiError, invalid } from '../../errors.ts';
+import { keyedWrite } from '../../idempotency.ts';
 import { folderNameProblem } from './files.ts';
 
 /** A registered folder as the API answers it. */

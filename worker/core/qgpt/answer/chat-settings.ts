@@ -3,9 +3,9 @@
  * record `qgpt.settings`) so it survives worker restarts. Tessera's own API: routes/qgpt-settings.ts.
  */
 import * as z from 'zod';
-import type { Context } from '../deps.ts';
-import { keyedWrite } from '../idempotency.ts';
-import { lazySchema } from '../model/lazy-schema.ts';
+import type { Context } from '../../deps.ts';
+import { keyedWrite } from '../../idempotency.ts';
+import { lazySchema } from '../../model/lazy-schema.ts';
 
 export const SETTINGS_ID = 'qgpt.settings';
 

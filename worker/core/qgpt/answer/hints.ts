@@ -7,10 +7,10 @@
  * an identifier; the scores are relative to the best (in (0, 1]). At most MAX_HINTS, at least MIN_HINTS
  * (general questions fill in, scored below the others); none repeats the previous query.
  */
-import type { Context } from '../deps.ts';
-import type { QGPTHintsInput, QGPTQuestionAnswer, QGPTQuestionOutput } from '../model/schemas.ts';
-import { passagesOf } from './answer/passages.ts';
-import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './answer/terms.ts';
+import type { Context } from '../../deps.ts';
+import type { QGPTHintsInput, QGPTQuestionAnswer, QGPTQuestionOutput } from '../../model/schemas.ts';
+import { passagesOf } from './relevant-seeds.ts';
+import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './terms.ts';
 import { answerScore } from './passage.ts';
 
 export const MAX_HINTS = 5;

@@ -10,18 +10,18 @@
  * - When the endpoint fails (unreachable, non-2xx, a malformed or truncated stream, no first byte within
  *   30 s): the extractive answers, the first one opening with a note naming the endpoint and the reason.
  */
-import type { Context } from '../deps.ts';
-import type { QGPTQuestionAnswer, QGPTQuestionInput, QGPTQuestionOutput } from '../model/schemas.ts';
-import { ChatError, type ChatOptions } from './answer/chat.ts';
-import { extractiveAnswers, passageRelevance, MAX_ANSWERS } from './answer/extractive.ts';
-import { generativeAnswer, type Turn } from './answer/generative.ts';
-import { turnsOf } from './answer/history.ts';
-import { passagesOf } from './answer/passages.ts';
-import { assetsOf } from './answer/sources.ts';
+import type { Context } from '../../deps.ts';
+import type { QGPTQuestionAnswer, QGPTQuestionInput, QGPTQuestionOutput } from '../../model/schemas.ts';
+import { ChatError, type ChatOptions } from './chat.ts';
+import { extractiveAnswers, passageRelevance, MAX_ANSWERS } from './extractive.ts';
+import { generativeAnswer, type Turn } from './generative.ts';
+import { turnsOf } from './history.ts';
+import { passagesOf } from './relevant-seeds.ts';
+import { assetsOf } from './sources.ts';
 import { answerScore, type Passage } from './passage.ts';
-import { activeChatSettings } from './settings.ts';
+import { activeChatSettings } from './chat-settings.ts';
 
-export { passagesOf } from './answer/passages.ts';
+export { passagesOf } from './relevant-seeds.ts';
 
 export interface AnswerOptions {
   signal?: AbortSignal;

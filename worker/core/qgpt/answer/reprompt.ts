@@ -11,13 +11,13 @@
  *
  * A follow-up without text takes the most recent user turn's; with neither it is a 422.
  */
-import type { Context } from '../deps.ts';
-import { invalid } from '../errors.ts';
-import type { QGPTRepromptInput, QGPTRepromptOutput } from '../model/schemas.ts';
-import { ChatError, streamChat, type ChatMessage } from './answer/chat.ts';
-import { chatTurns, type Turn } from './answer/generative.ts';
-import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './answer/terms.ts';
-import { activeChatSettings } from './settings.ts';
+import type { Context } from '../../deps.ts';
+import { invalid } from '../../errors.ts';
+import type { QGPTRepromptInput, QGPTRepromptOutput } from '../../model/schemas.ts';
+import { ChatError, streamChat, type ChatMessage } from './chat.ts';
+import { chatTurns, type Turn } from './generative.ts';
+import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './terms.ts';
+import { activeChatSettings } from './chat-settings.ts';
 
 export const CARRIED_WORDS = 6;
 
