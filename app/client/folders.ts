@@ -1,6 +1,6 @@
 /**
  * Granted folders for `/qgpt/relevance` paths: the page hands the worker a folder the user chose with the
- * File System Access API, under a name; paths `/<name>/...` then read it (worker/core/qgpt/files.ts).
+ * File System Access API, under a name; paths `/<name>/...` then read it (worker/core/qgpt/files/files.ts).
  *
  * ```ts
  * import { pickFolder, listFolders, removeFolder } from './client/index.ts';

@@ -4,7 +4,7 @@
  * server (test/support/chat-server.ts), including each way it can fail.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withDefaults, type Context } from '../../worker/core/deps.ts';
+import { withDefaults, type ServiceContext } from '../../worker/core/deps.ts';
 import type { QGPTQuestionInput } from '../../worker/core/model/schemas.ts';
 import { ChatError, streamChat } from '../../worker/core/qgpt/answer/chat.ts';
 import { questionWithSources } from '../../worker/core/qgpt/answer/question.ts';
@@ -30,7 +30,7 @@ Logs go to /var/log/tessera. Rotate them weekly.`;
 const relevantFragment = (raw: string, extra: Record<string, unknown> = {}) => ({ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(raw).asset }, ...extra });
 
 let api: TestApi;
-let ctx: Context;
+let ctx: ServiceContext;
 
 beforeEach(async () => {
   api = await createTestApi();

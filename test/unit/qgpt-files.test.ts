@@ -1,6 +1,6 @@
 /**
- * The `paths` query space's file reading (worker/core/qgpt/files.ts, file-tree.ts, memory-files.ts) and
- * the granted-folder registry (qgpt/folders.ts: the RPC services and the `/folders` routes), and
+ * The `paths` query space's file reading (worker/core/qgpt/files/: files.ts, file-tree.ts, memory-files.ts) and
+ * the granted-folder registry (qgpt/files/folders.ts: the RPC services and the `/folders` routes), and
  * `/qgpt/relevance` over `paths`, in Node.
  * The browser's handles are exercised by test/e2e/qgpt-paths.spec.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The browser's FileSource (syntax and limits in worker/core/qgpt/files.ts): `/opfs/...` reads the
+ * The browser's FileSource (syntax and limits in worker/core/qgpt/files/files.ts): `/opfs/...` reads the
  * origin-private file system (`navigator.storage.getDirectory()`, available in a service worker);
  * `/<name>/...` reads the folder handle the page registered under that name (the store's `folders`
  * collection, see app/client/folders.ts). A service worker cannot show a permission prompt, so a granted

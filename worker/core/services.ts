@@ -12,7 +12,7 @@ import { getActivities, getAsset, getConversations, getFormats, listAssets, list
 import { deleteAsset } from './assets/remove.ts';
 import { incrementScores } from './assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
-import type { Context } from './deps.ts';
+import type { ServiceContext } from './deps.ts';
 import { ApiError, badRequest, invalid, isQuotaExceeded } from './errors.ts';
 import { changeLink, linkKindOf, type LinkKind, type LinkPath } from './links/associate.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from './links/labels.ts';
@@ -164,7 +164,7 @@ export interface Services {
   getConversation(conversation: string): Promise<Conversation>;
   /** POST /conversation/update (the name) */
   updateConversation(conversation: Partial<Conversation> & Pick<Conversation, 'id'>): Promise<Conversation>;
-  // granted folders (Tessera's own; see qgpt/folders.ts)
+  // granted folders (Tessera's own; see qgpt/files/folders.ts)
   /** GET /folders */
   listFolders(): Promise<GrantedFolders>;
   /** No route (HTTP cannot carry a FileSystemDirectoryHandle): stores `handle` under `name`, replacing one of that name. */
@@ -176,7 +176,7 @@ export interface Services {
 export type Operation = keyof Services;
 
 /** The operations bound to one context. */
-export function createServices(ctx: Context): Services {
+export function createServices(ctx: ServiceContext): Services {
   return {
     // reads
     getAsset: (asset: string, options?: TransferableOptions) => getAsset(ctx, id(asset), transferables(options)),
@@ -229,16 +229,16 @@ function linkKind(kind: unknown): LinkKind {
 
 /**
  * A write operation sent with an Idempotency-Key (the RPC path's `keyed` calls): run once per key, on
- * the Context carrying it, as a keyed HTTP write is (idempotency.ts). Answers the operation's result, or
+ * the ServiceContext carrying it, as a keyed HTTP write is (idempotency.ts). Answers the operation's result, or
  * for a key seen before the result stored then (its JSON). A read, or an unknown operation, is a 400.
  */
-export async function runKeyedOperation(ctx: Context, key: unknown, operation: unknown, args: unknown): Promise<unknown> {
+export async function runKeyedOperation(ctx: ServiceContext, key: unknown, operation: unknown, args: unknown): Promise<unknown> {
   const name = typeof operation === 'string' && Object.hasOwn(OPERATIONS, operation) ? (operation as Operation) : undefined;
   if (!name || OPERATIONS[name] !== 'write' || UNKEYED_WRITES.includes(name)) {
     throw badRequest(`'${String(operation)}' is not a write that takes an Idempotency-Key.`, 'invalid_parameter');
   }
   const list = Array.isArray(args) ? args : [];
-  const run = (scoped: Context) => (createServices(scoped)[name] as (...a: unknown[]) => Promise<unknown>)(...list);
+  const run = (scoped: ServiceContext) => (createServices(scoped)[name] as (...a: unknown[]) => Promise<unknown>)(...list);
   const respond = (out: unknown) => ({ status: 200, contentType: 'application/json', body: out === undefined ? '' : JSON.stringify(out) });
   const outcome = await runOnce(ctx, checkKey(key), `RPC ${name}`, respond, run);
   if (!outcome.replayed) return outcome.result;

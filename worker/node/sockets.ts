@@ -16,7 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { StreamSync } from '../core/streams/stream-sync.ts';
-import type { Context } from '../core/deps.ts';
+import type { ServiceContext } from '../core/deps.ts';
 import { answerStream } from '../core/streams/qgpt.ts';
 import { HEALTH_STREAM_PATH, QGPT_STREAM_PATH, STREAM_PATHS, type StreamKind } from '../core/streams/protocol.ts';
 import { streamChanges, streamSnapshot } from '../core/streams/reads.ts';
@@ -37,7 +37,7 @@ export class Sockets {
   private readonly server: WebSocketServer;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: ServiceContext,
     private readonly options: SocketOptions,
   ) {
     this.server = new WebSocketServer({ noServer: true, maxPayload: ctx.maxBodyBytes });

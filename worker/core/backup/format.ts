@@ -277,7 +277,7 @@ const SCHEMAS = {
         id: IdSchema,
         updated: Stamp,
         embedder: z.string().min(1),
-        // What the vectors were made from (qgpt/vectors.ts contentKey); absent in older records and files.
+        // What the vectors were made from (qgpt/vectors/snippet-vectors.ts contentKey); absent in older records and files.
         key: z.string().optional(),
         snippets: z.array(
           z.object({

@@ -4,7 +4,7 @@ import { exportAsset, parseExportType } from '../assets/export.ts';
 import { getActivities, getAsset, getConversations, getFormats } from '../assets/read.ts';
 import { incrementScores } from '../assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from '../assets/update.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { changeLink, linkKindOf } from '../links/associate.ts';
 import { AssetReclassificationSchema, SeededAccessorSchema, SeededScoreIncrementSchema } from '../model/schemas.ts';
@@ -14,7 +14,7 @@ import { json, keyed, noContent } from './idempotent.ts';
 
 
 /** The single-asset operations under `/asset`. */
-export function assetRoutes(ctx: Context) {
+export function assetRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const transferables = (c: HonoContext) => ({ transferables: queryFlag(c, 'transferables', true) });
 

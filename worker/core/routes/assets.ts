@@ -4,14 +4,14 @@ import { draftSeed } from '../assets/draft.ts';
 import { importAssets } from '../assets/import.ts';
 import { getAsset, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
 import { deleteAsset } from '../assets/remove.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { SeedSchema, SeedsSchema } from '../model/schemas.ts';
 import { suggestedAssets } from '../search/discover.ts';
 import { queryFlag, readBody, requireBody } from './http.ts';
 import { json, keyed, text } from './idempotent.ts';
 
 /** The collection operations under `/assets`. */
-export function assetsRoutes(ctx: Context) {
+export function assetsRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const transferables = (c: Parameters<typeof queryFlag>[0]) => ({ transferables: queryFlag(c, 'transferables', true) });
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono/quick';
 import { readBackup } from '../backup/read.ts';
 import { restoreBackup } from '../backup/restore.ts';
 import { backupFilename, backupStream } from '../backup/write.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { bodyChunks, queryFlag } from './http.ts';
 import { json, keyed } from './idempotent.ts';
 
@@ -19,7 +19,7 @@ import { json, keyed } from './idempotent.ts';
  *   summary before applying). A file of an unknown format or a newer version, or a damaged one (truncated,
  *   bad checksum, a line that is not JSON or not a record), is a 400 and nothing changes.
  */
-export function backupRoutes(ctx: Context) {
+export function backupRoutes(ctx: ServiceContext) {
   const app = new Hono();
   app.get('/', (c) => {
     return new Response(backupStream(ctx), {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono/quick';
 import * as z from 'zod';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { describeEmbedder } from '../embed/embedder.ts';
 import { ApiError } from '../errors.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
@@ -23,11 +23,11 @@ const EmbedRequestSchema = lazySchema(() => z.object({ texts: z.array(z.string()
  *   number[][]}`, one L2-normalised vector per text, in order. Loads the model on first use; a model
  *   that fails to load is a 503 `embedder_unavailable` naming the reason.
  * - GET `/embeddings/library` -> EmbeddingProgress `{embedder, embedded, pending, snippets, running}`: how
- *   far the library's snippet vectors are (qgpt/vectors.ts); after a change of embedder `pending` counts
+ *   far the library's snippet vectors are (qgpt/vectors/snippet-vectors.ts); after a change of embedder `pending` counts
  *   down while everything is re-embedded. POST `/embeddings/library` starts bringing them up to date in
  *   the background and answers 202 with the progress (relevance does it too, before it answers).
  */
-export function embeddingRoutes(ctx: Context) {
+export function embeddingRoutes(ctx: ServiceContext) {
   const app = new Hono();
   app.get('/', async (c) => {
     await ctx.embedder.ready?.();

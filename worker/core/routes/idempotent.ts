@@ -1,5 +1,5 @@
 import type { Context as HonoContext } from 'hono';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { checkKey, IDEMPOTENCY_HEADER, REPLAYED_HEADER, runOnce, type StoredResponse } from '../idempotency.ts';
 
 /**
@@ -13,7 +13,7 @@ import { checkKey, IDEMPOTENCY_HEADER, REPLAYED_HEADER, runOnce, type StoredResp
  * The handler runs the operation on the `ctx` it is given (which carries the key) and returns the result
  * of its one write transaction; `respond` makes the response of it, the same with a key or without.
  */
-export function keyed<R>(ctx: Context, respond: (result: R) => StoredResponse, handler: (c: HonoContext<any, any>, ctx: Context) => Promise<R>) {
+export function keyed<R>(ctx: ServiceContext, respond: (result: R) => StoredResponse, handler: (c: HonoContext<any, any>, ctx: ServiceContext) => Promise<R>) {
   return async (c: HonoContext<any, any>): Promise<Response> => {
     const header = c.req.header(IDEMPOTENCY_HEADER);
     if (header === undefined) return toResponse(respond(await handler(c, ctx)), false);

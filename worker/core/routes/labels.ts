@@ -1,12 +1,12 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from '../links/labels.ts';
 import { SeededTagSchema, SeededWebsiteSchema, SeededWorkstreamSummarySchema } from '../model/schemas.ts';
 import { requireBody } from './http.ts';
 import { json, keyed } from './idempotent.ts';
 
 /** `/tags`, `/websites` and `/workstream_summaries`: what assets link to. */
-export function labelRoutes(ctx: Context) {
+export function labelRoutes(ctx: ServiceContext) {
   const app = new Hono();
   app.post('/tags/create', keyed(ctx, json, async (c, ctx) => createTag(ctx, await requireBody(c, SeededTagSchema, ctx.maxBodyBytes, 'SeededTag'))));
   app.get('/tags', async (c) => c.json(await listTags(ctx)));

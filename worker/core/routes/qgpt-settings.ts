@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { ChatError, streamChat } from '../qgpt/answer/chat.ts';
 import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings } from '../qgpt/answer/chat-settings.ts';
 import { requireBody } from './http.ts';
@@ -18,7 +18,7 @@ import { json, keyed } from './idempotent.ts';
  */
 const TEST_TIMEOUT_MS = 10_000;
 
-export function qgptSettingsRoutes(ctx: Context) {
+export function qgptSettingsRoutes(ctx: ServiceContext) {
   const app = new Hono();
   app.get('/', async (c) => c.json(publicSettings(await readChatSettings(ctx))));
   app.put(

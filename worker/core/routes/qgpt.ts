@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import {
   QGPTHintsInputSchema,
   QGPTPersonsRelatedInputSchema,
@@ -18,7 +18,7 @@ import { queryCount, queryFlag, readBody, requireBody } from './http.ts';
  * The question-answering operations under `/qgpt` (the stream is in routes/streams.ts). Relevance takes
  * Tessera's own `?limit=` (1..100, default 10): how many snippets to answer.
  */
-export function qgptRoutes(ctx: Context) {
+export function qgptRoutes(ctx: ServiceContext) {
   const app = new Hono();
   app.post('/relevance', async (c) => {
     const limit = queryCount(c, 'limit', MAX_RELEVANT);

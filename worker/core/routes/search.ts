@@ -1,7 +1,7 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
 import * as z from 'zod';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { AssetSchema, AssetsSearchWithFiltersInputSchema, InteractedAssetsSchema } from '../model/schemas.ts';
 import { recommendedAssets, relatedAssets } from '../search/discover.ts';
@@ -35,7 +35,7 @@ const RecommendationInputSchema = lazySchema(() => z.object({ assets: RelatedInp
  * the saved index or rebuilding it), `catchup` (applying the change log), `rank` (query analysis, filters,
  * ranking) and `assets` (reading the results).
  */
-export function searchRoutes(ctx: Context) {
+export function searchRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const options = (c: HonoContext, timing: SearchTiming) => ({
     transferables: queryFlag(c, 'transferables', true),

@@ -10,6 +10,6 @@ export function sourceLabel(p: Passage): string {
 }
 
 /** The distinct asset ids of some passages, in order. */
-export function assetsOf(passages: readonly Passage[]): string[] {
+export function assetIdsOfPassages(passages: readonly Passage[]): string[] {
   return [...new Set(passages.map((p) => p.asset).filter((a): a is string => a !== undefined))];
 }
