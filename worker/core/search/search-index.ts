@@ -41,7 +41,7 @@ export interface SearchIndexOptions {
 export const SNAPSHOT_ID = 'search';
 export const SNAPSHOT_META_ID = 'search.meta';
 export const SNAPSHOT_TYPOS_ID = 'search.typos';
-export const SNAPSHOT_VERSION = 6;
+export const SNAPSHOT_VERSION = 7;
 
 export interface SearchSnapshot {
   id: string;
