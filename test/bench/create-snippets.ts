@@ -2,7 +2,7 @@
  * The generated snippets of the create, read and listing sections of the benchmark (run.ts): varied,
  * realistic snippets in several languages and prose, from templates, deterministic for a given seed.
  */
-import { mulberry32 } from '../support/random.ts';
+import { SeededDraws } from '../support/random.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 
 
@@ -22,22 +22,9 @@ const PROSE = (
   'the meeting notes are in the shared folder and the action items are listed at the end of this page'
 ).split(' ');
 
-class Gen {
-  private rnd: () => number;
-  constructor(seed: number) {
-    this.rnd = mulberry32(seed);
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.rnd() * (hi - lo + 1));
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.rnd() * xs.length)]!;
-  }
+class Gen extends SeededDraws {
   word(): string {
     return this.pick(WORDS);
-  }
-  cap(s: string): string {
-    return s[0]!.toUpperCase() + s.slice(1);
   }
   camel(): string {
     return this.pick(VERBS) + this.cap(this.word()) + (this.rnd() < 0.4 ? this.cap(this.word()) : '');

@@ -59,9 +59,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
-import { line, ms, quantile, stats } from './stats.ts';
+import { line, ms, quantile, round, stats } from './stats.ts';
 import { runBackupBench } from './backup.ts';
 import { measureBuild } from './build-size.ts';
 import { writePerformanceDoc, type BenchResults } from './performance-doc.ts';
@@ -77,7 +77,7 @@ import { benchStreams } from './streams.ts';
 import { classifiedSeedBody, LANGS, seedBody, snippets } from './create-snippets.ts';
 import { cpuSnapshot, foreignShare } from './machine-noise.ts';
 import { pageCreateBatches, pageCreateSequential, pageIdbRead, pageList, pageReadInterleaved, pageTimedOnce } from './page-requests.ts';
-import { sleep, WorkerControl } from './worker-control.ts';
+import { sleep, stopWorkersOf, WorkerControl } from './worker-control.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Settings
@@ -260,7 +260,7 @@ async function main(): Promise<number> {
       warmupPairs: READ_WARMUP,
       asset: { ...assetStats, unit: 'ms', bodyBytes: Math.round(read.assetBytes) },
       echo: { ...echoStats, unit: 'ms' },
-      ratio: { p50: round3(ratio.p50), p95: round3(ratio.p95), target: 1.3 },
+      ratio: { p50: round(ratio.p50), p95: round(ratio.p95), target: 1.3 },
       pageIdb: { workerLike: { ...idbMirror, unit: 'ms' }, minimal: { ...idbMinimal, unit: 'ms' } },
     };
 
@@ -282,7 +282,7 @@ async function main(): Promise<number> {
       warmup: LIST_WARMUP,
       transferablesFalse: { ...listPlain, unit: 'ms', bodyBytes: list.plainBytes },
       transferablesTrue: { ...listFull, unit: 'ms', bodyBytes: list.transferablesBytes },
-      bulkCreate: { assets: more.length, batch: LIST_BATCH, classified: true, ms: round3(bulk.ms), perSecond: round3(more.length / (bulk.ms / 1000)) },
+      bulkCreate: { assets: more.length, batch: LIST_BATCH, classified: true, ms: round(bulk.ms), perSecond: round(more.length / (bulk.ms / 1000)) },
     };
 
     // 4. Cold start: stop the worker through CDP, then time the next request.
@@ -323,11 +323,7 @@ async function main(): Promise<number> {
     results.streams = await benchStreams({ page, ids, log, phase });
     noteLoad('streams');
     // 4c. Search at 10,000 and 100,000 assets, and the first search after a stop: test/bench/search.ts.
-    const controls = new WeakMap<Page, WorkerControl>();
-    const stopWorkers = async (p: Page) => {
-      if (!controls.has(p)) controls.set(p, await WorkerControl.attach(p));
-      return controls.get(p)!.stop();
-    };
+    const stopWorkers = stopWorkersOf();
     let relevanceLatency: RelevanceLatency | undefined;
     results.search = await runSearchBench({
       browser,
@@ -423,10 +419,6 @@ async function main(): Promise<number> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   return failed ? 1 : 0;
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }
 
 process.exitCode = await main();

@@ -30,3 +30,12 @@ export class WorkerControl {
 }
 
 export const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+
+/** A `stopWorkers(page)` for the sections: one WorkerControl a page, attached on first use. */
+export function stopWorkersOf(): (page: Page) => Promise<boolean> {
+  const controls = new WeakMap<Page, WorkerControl>();
+  return async (page) => {
+    if (!controls.has(page)) controls.set(page, await WorkerControl.attach(page));
+    return controls.get(page)!.stop();
+  };
+}
