@@ -3,7 +3,8 @@
  * imports from a host (worker/browser, worker/node) or from the page (app/); no host imports from the
  * page; the page's client shares runtime code with the worker only through worker/core (and the
  * page–worker channel's strings); and the app's UI reaches the worker only through app/client and the
- * HTTP API (types from the wire schemas aside). docs/architecture.md says why.
+ * HTTP API (types from the wire schemas aside). docs/architecture.md says why. And no source file is so
+ * long that it does more than one job (600 lines; data fixtures aside).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -12,12 +13,17 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-function sources(dir: string): string[] {
+function sources(dir: string, pattern = /\.tsx?$/): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
+    return statSync(path).isDirectory() ? sources(path, pattern) : pattern.test(name) ? [path] : [];
   });
 }
+
+/** A source file longer than this is split along its seams. */
+const MAX_SOURCE_LINES = 600;
+/** Data written out as code, not logic: exempt from the limit. */
+const DATA_FIXTURES = new Set(['test/fixtures/language-sample.ts']);
 
 /** Every module a file imports (static and dynamic), as paths relative to the repository, or package names. */
 function importsOf(file: string): { spec: string; typeOnly: boolean; target: string }[] {
@@ -69,5 +75,16 @@ describe('architecture', () => {
         .map((i) => `${relative(root, file)} imports ${i.spec}`),
     );
     expect(bad).toEqual([]);
+  });
+
+  it(`no source file is over ${MAX_SOURCE_LINES} lines (data fixtures aside)`, () => {
+    const files = ['worker', 'app', 'test', 'scripts'].flatMap((dir) => sources(join(root, dir), /\.(tsx?|mjs)$/));
+    for (const name of readdirSync(root)) if (/\.(tsx?|mjs)$/.test(name)) files.push(join(root, name));
+    expect(files.length).toBeGreaterThan(100);
+    const long = files
+      .map((file) => ({ file: relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter((f) => f.lines > MAX_SOURCE_LINES && !DATA_FIXTURES.has(f.file))
+      .map((f) => `${f.file}: ${f.lines} lines`);
+    expect(long).toEqual([]);
   });
 });
