@@ -17,9 +17,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { StreamSync } from '../../app/client/stream-sync.ts';
 import type { Context } from '../core/deps.ts';
-import { answerStream } from '../core/streams/qgpt.ts';
+import { createServices, type AllServices } from '../core/services.ts';
 import { HEALTH_STREAM_PATH, QGPT_STREAM_PATH, STREAM_PATHS, type StreamKind } from '../core/streams/protocol.ts';
-import { streamChanges, streamSnapshot } from '../core/streams/sync.ts';
 
 /** A client that lets this much pile up unsent is too slow to follow the library: it is disconnected. */
 const MAX_BUFFERED = 256 * 1024 * 1024;
@@ -35,12 +34,14 @@ export interface SocketOptions {
 
 export class Sockets {
   private readonly server: WebSocketServer;
+  private readonly services: AllServices;
 
   constructor(
     private readonly ctx: Context,
     private readonly options: SocketOptions,
   ) {
     this.server = new WebSocketServer({ noServer: true, maxPayload: ctx.maxBodyBytes });
+    this.services = createServices(ctx);
   }
 
   /** The HTTP server's `upgrade` listener. */
@@ -81,8 +82,8 @@ export class Sockets {
     const sync = new StreamSync({
       kind,
       transport: {
-        snapshot: () => streamSnapshot(this.ctx, kind),
-        since: (seq) => streamChanges(this.ctx, kind, seq),
+        snapshot: () => this.services.streamSnapshot(kind),
+        since: (seq) => this.services.streamChanges(kind, seq),
       },
       emit: (frame) => this.send(ws, JSON.stringify(frame)),
       fail: (error) => {
@@ -108,7 +109,7 @@ export class Sockets {
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
       void (async () => {
-        for await (const frame of answerStream(this.ctx, text, closed.signal)) this.send(ws, JSON.stringify(frame));
+        for await (const frame of this.services.answerStream(text, { closed: closed.signal })) this.send(ws, JSON.stringify(frame));
       })().catch((error: unknown) => console.error('qgpt stream: an exchange failed', error));
     });
   }
