@@ -3,7 +3,7 @@ import type { z } from 'zod';
 /** An error with its HTTP status; the app turns it into `{"error": {status, code, message}}`. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 404 | 413 | 422 | 500 | 501 | 503 | 507,
+    readonly status: 400 | 401 | 404 | 413 | 422 | 500 | 501 | 503 | 507,
     readonly code: string,
     message: string,
   ) {

@@ -17,8 +17,12 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { StreamSync } from '../../app/client/stream-sync.ts';
 import type { Context } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 import { createServices, type AllServices } from '../core/services.ts';
 import { HEALTH_STREAM_PATH, QGPT_STREAM_PATH, STREAM_PATHS, type StreamKind } from '../core/streams/protocol.ts';
+
+/** A request without the token a server bound beyond loopback needs, HTTP or WebSocket. */
+export const UNAUTHORIZED = new ApiError(401, 'unauthorized', 'This server needs a token: send the header Authorization: Bearer <token>.');
 
 /** A client that lets this much pile up unsent is too slow to follow the library: it is disconnected. */
 const MAX_BUFFERED = 256 * 1024 * 1024;
@@ -50,8 +54,8 @@ export class Sockets {
     const { base } = this.options;
     const path = base === '' ? url.pathname : url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : undefined;
     const known = path !== undefined && (path in STREAM_PATHS || path === QGPT_STREAM_PATH || path === HEALTH_STREAM_PATH);
-    if (!known) return refuse(socket, 404, 'route_not_found', `No WebSocket at ${url.pathname}.`);
-    if (!this.options.authorize(request)) return refuse(socket, 401, 'unauthorized', 'This server needs a token: send the header Authorization: Bearer <token>.');
+    if (!known) return refuse(socket, new ApiError(404, 'route_not_found', `No WebSocket at ${url.pathname}.`));
+    if (!this.options.authorize(request)) return refuse(socket, UNAUTHORIZED);
     this.server.handleUpgrade(request, socket, head, (ws) => this.serve(ws, path!));
   }
 
@@ -122,10 +126,10 @@ export class Sockets {
   }
 }
 
-function refuse(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { status, code, message } });
-  const reason = status === 401 ? 'Unauthorized' : 'Not Found';
+function refuse(socket: Duplex, error: ApiError): void {
+  const body = JSON.stringify(error);
+  const reason = error.status === 401 ? 'Unauthorized' : 'Not Found';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
