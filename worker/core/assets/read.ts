@@ -3,7 +3,7 @@ import { notFound } from '../errors.ts';
 import * as build from '../model/build.ts';
 import { readConversations } from '../qgpt/conversations.ts';
 import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
-import type { AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
+import type { ActivityRecord, AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
 
 export interface ReadOptions {
@@ -120,9 +120,13 @@ export async function getFormats(ctx: Context, id: string, options: ReadOptions 
 export async function getActivities(ctx: Context, id: string): Promise<Activities> {
   return ctx.store.read(async (tx) => {
     const asset = await requireAsset(tx, id);
-    const activities = await tx.getMany('activities', asset.activities);
+    const activities = await tx.getAllFromIndex('activities', 'asset', id);
+    // Oldest first, as recorded; within one timestamp, the order the asset lists them in (else by id).
+    const listed = new Map(asset.activities.map((a, i) => [a, i]));
+    const at = (a: ActivityRecord) => listed.get(a.id) ?? -1;
+    activities.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : at(a) - at(b)));
     return { iterable: activities.map((a) => build.activity(a, asset)) };
-  });
+  }, ['assets', 'activities']);
 }
 
 /** The question-answering conversations that drew on the asset, each with its messages. */

@@ -63,7 +63,8 @@ async function deleteOwned(tx: WriteTx, asset: AssetRecord): Promise<void> {
     await tx.delete('contents', formatId);
   }
   for (const annotationId of asset.annotations) await tx.delete('annotations', annotationId);
-  for (const activityId of asset.activities) await tx.delete('activities', activityId);
+  // Every activity of the asset, not only the newest its record lists.
+  for (const activityId of await tx.getKeysFromIndex('activities', 'asset', asset.id)) await tx.delete('activities', activityId);
   await tx.delete('assets', asset.id);
 }
 
