@@ -3,8 +3,9 @@ import { notFound } from '../errors.ts';
 import * as build from '../model/build.ts';
 import { readConversations } from '../qgpt/conversations.ts';
 import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
-import type { ActivityRecord, AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
+import type { AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
+import { inRecordedOrder } from '../store/recorded-order.ts';
 
 export interface ReadOptions {
   /** Include fragment and file contents. Default true. */
@@ -120,11 +121,7 @@ export async function getFormats(ctx: Context, id: string, options: ReadOptions 
 export async function getActivities(ctx: Context, id: string): Promise<Activities> {
   return ctx.store.read(async (tx) => {
     const asset = await requireAsset(tx, id);
-    const activities = await tx.getAllFromIndex('activities', 'asset', id);
-    // Oldest first, as recorded; within one timestamp, the order the asset lists them in (else by id).
-    const listed = new Map(asset.activities.map((a, i) => [a, i]));
-    const at = (a: ActivityRecord) => listed.get(a.id) ?? -1;
-    activities.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : at(a) - at(b)));
+    const activities = inRecordedOrder(await tx.getAllFromIndex('activities', 'asset', id), asset.activities);
     return { iterable: activities.map((a) => build.activity(a, asset)) };
   }, ['assets', 'activities']);
 }

@@ -228,7 +228,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     put('conversations', conversation);
     written.conversations.set(conversation.id, conversation);
     if (old) replaced.conversations.set(conversation.id, old);
-    const had = new Set(old?.messages);
+    // Every message of the conversation (its record lists only the newest).
+    const had = new Set(old ? await tx.getKeysFromIndex('messages', 'conversation', conversation.id) : []);
     for (const message of own) {
       put('messages', message);
       stores.messages[had.has(message.id) ? 'replaced' : 'added']++;
