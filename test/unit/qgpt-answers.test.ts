@@ -349,9 +349,8 @@ describe('generative answers from a configured chat-completions endpoint', () =>
     const malformed = await chatServer({ mode: 'malformed' });
     await fallsBack(async () => (await settings('PUT', { url: malformed.url, model: 'm' }), malformed.url), /malformed event/);
     const silent = await chatServer({ mode: 'silent' });
-    const started = Date.now();
+    // The reason names the 0.3 s given, so the fallback came from that timeout, not the 30 s default.
     await fallsBack(async () => (await settings('PUT', { url: silent.url, model: 'm' }), silent.url), /stopped sending for 0\.3 s|no answer within 0\.3 s/, { timeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('stops when the signal aborts: the fetch is aborted and no fallback is made', async () => {
