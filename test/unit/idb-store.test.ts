@@ -101,6 +101,32 @@ describe('IdbStore, a full disk, deletes', () => {
     expect((await api.post('/assets/create', fragmentSeed('print("room again")\n'))).status).toBe(200);
   });
 
+  it('a full-disk delete whose second step finds the disk still full says so (507: the asset is gone, not yet unlinked); the same delete sent again finishes it', async () => {
+    const api = await createTestApi({ store: await fresh() });
+    const doomed = await api.create(fragmentSeed('print("doomed")\n', { tags: [{ text: 'shared' }] }));
+    const kept = await api.create(fragmentSeed('print("kept")\n', { tags: [{ text: 'shared' }] }));
+    const tag = doomed.tags.iterable[0].id;
+    const tagAssets = async () => (await api.get('/tags')).json().iterable.find((t: { id: string }) => t.id === tag).assets.iterable.map((a: { id: string }) => a.id);
+    full = true; // and the delete makes no room
+    api.events.length = 0;
+    const unfinished = await api.post(`/assets/${doomed.id}/delete`);
+    expect(unfinished.status).toBe(507);
+    expect(unfinished.json().error).toMatchObject({ code: 'storage_full_delete_unfinished', message: expect.stringMatching(/the asset was deleted.*send this delete again/) });
+    expect((await api.get(`/asset/${doomed.id}`)).status).toBe(404);
+    expect((await tagAssets()).sort()).toEqual([doomed.id, kept.id].sort());
+    expect(api.events).toEqual([]);
+    // Still full: the same answer again, nothing lost.
+    expect((await api.post(`/assets/${doomed.id}/delete`)).json().error.code).toBe('storage_full_delete_unfinished');
+    full = false;
+    const finished = await api.post(`/assets/${doomed.id}/delete`);
+    expect(finished.status, finished.text).toBe(200);
+    expect(finished.text).toBe(doomed.id);
+    expect(await tagAssets()).toEqual([kept.id]);
+    expect(api.events.map((e) => [e.asset, e.kind])).toEqual([[doomed.id, 'deleted']]);
+    // Done: a further delete of it is an ordinary 404.
+    expect((await api.post(`/assets/${doomed.id}/delete`)).status).toBe(404);
+  });
+
   it('a delete that fails for another reason is not retried in two steps', async () => {
     const api = await createTestApi({ store: await fresh() });
     expect((await api.post('/assets/00000000-0000-4000-8000-000000000000/delete')).status).toBe(404);
