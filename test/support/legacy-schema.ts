@@ -31,7 +31,7 @@ export const SCHEMA_HISTORY: SchemaVersion[] = [
     version: 6,
     stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders', 'idempotency'],
     indexes: { activities: { asset: 'asset' }, messages: { conversation: 'conversation' }, tags: { folded: 'folded' }, websites: { url: 'url' } },
-    since: 'issue 13 H6 (indexes: activities by asset, messages by conversation, tags by folded text, websites by url)',
+    since: '20b36ca (indexes: activities by asset, messages by conversation, tags by folded text, websites by url)',
   },
 ];
 
