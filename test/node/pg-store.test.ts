@@ -150,7 +150,7 @@ for (const engine of engines) {
       b.close();
     });
 
-    it('a schema as version 2 left it (no index columns, tags without their index key) migrates with every record intact and found by index', async () => {
+    it('a schema as version 2 left it (no index columns, tags without their index key) migrates with every record intact and found by index, in batches', async () => {
       const schema = testSchema();
       const stamp = '2026-01-01T00:00:00.000Z';
       const tag = { id: 't', text: 'MixedCase', category: 'UNKNOWN' as const, created: stamp, updated: stamp, mechanisms: {}, assets: [] };
@@ -158,6 +158,10 @@ for (const engine of engines) {
       await first.write(async (tx) => {
         await tx.put('tags', { ...tag, folded: 'mixedcase' });
         await tx.put('websites', { id: 'w', url: 'https://example.com/\u0000', name: 'w', created: stamp, updated: stamp, mechanisms: {}, assets: [] });
+        // More than one batch of the migration (1,000 rows).
+        for (let i = 0; i < 1005; i++) {
+          await tx.put('activities', { id: `a${String(i).padStart(4, '0')}`, asset: 'x', created: stamp, updated: stamp, event: {}, application: {} as never, mechanism: 'AUTOMATIC' });
+        }
       });
       // Back to version 2: the index columns gone, the tag as version 2 wrote it.
       const s = quote(schema);
@@ -176,6 +180,7 @@ for (const engine of engines) {
       // A key PostgreSQL text cannot hold (U+0000) is not in the index; the record is intact.
       expect((await store.read((tx) => tx.get('websites', 'w')))?.url).toBe('https://example.com/\u0000');
       expect(await store.read((tx) => tx.countFromIndex('websites', 'url', {}))).toBe(0);
+      expect(await store.read((tx) => tx.countFromIndex('activities', 'asset', 'x'))).toBe(1005);
       store.close();
     });
 

@@ -97,19 +97,26 @@ export const MIGRATIONS: Migration[] = [
       ),
     async data(client, s) {
       for (const c of Object.keys(INDEXES) as IndexedCollection[]) {
-        const rows = await client.query<{ id: string; data: string }>(`SELECT id, data::text AS data FROM ${s}.${quote(c)}`);
-        if (rows.length === 0) continue;
-        const records = rows.map((row) => decodeRecord<Record<string, unknown>>(row.data));
-        // Tags gain the `folded` field their index reads.
-        if (c === 'tags') for (const tag of records) tag.folded = foldTag((tag as unknown as TagRecord).text);
         const columns = indexColumns(c);
         const sets = columns.map(({ name }, i) => `${quote(name)} = v.k${i}`).join(', ');
         const unnest = columns.map((_, i) => `$${i + 3}::text[]`).join(', ');
         const keys = columns.map((_, i) => `k${i}`).join(', ');
-        await client.query(
-          `UPDATE ${s}.${quote(c)} t SET data = v.data, ${sets} FROM unnest($1::text[], $2::json[], ${unnest}) AS v(id, data, ${keys}) WHERE t.id = v.id`,
-          [rows.map((r) => r.id), records.map((r) => encodeRecord(r)), ...columns.map(({ keyPath }) => records.map((r) => indexKey(r, keyPath)))],
-        );
+        // In batches by id, so a library of many activities is never all in memory at once.
+        for (let after = ''; ; ) {
+          const rows = await client.query<{ id: string; data: string }>(
+            `SELECT id, data::text AS data FROM ${s}.${quote(c)} WHERE id > $1 ORDER BY id LIMIT 1000`,
+            [after],
+          );
+          if (rows.length === 0) break;
+          after = rows.at(-1)!.id;
+          const records = rows.map((row) => decodeRecord<Record<string, unknown>>(row.data));
+          // Tags gain the `folded` field their index reads.
+          if (c === 'tags') for (const tag of records) tag.folded = foldTag((tag as unknown as TagRecord).text);
+          await client.query(
+            `UPDATE ${s}.${quote(c)} t SET data = v.data, ${sets} FROM unnest($1::text[], $2::json[], ${unnest}) AS v(id, data, ${keys}) WHERE t.id = v.id`,
+            [rows.map((r) => r.id), records.map((r) => encodeRecord(r)), ...columns.map(({ keyPath }) => records.map((r) => indexKey(r, keyPath)))],
+          );
+        }
       }
     },
   },
