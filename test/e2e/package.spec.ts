@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { withPackageLock } from '../support/package-lock.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { allowEndpoint, expect, stopServiceWorkers, test } from './fixtures.ts';
 
@@ -109,7 +110,8 @@ test.beforeAll(async () => {
   test.setTimeout(300_000);
   dir = await mkdtemp(join(tmpdir(), 'tessera-host-'));
   const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, stdio: 'pipe', env: { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' } });
-  npm(['pack', '--pack-destination', dir], repoRoot);
+  // The IDE example's build rewrites pkg/ too: one at a time (../support/package-lock.ts).
+  await withPackageLock(async () => npm(['pack', '--pack-destination', dir], repoRoot));
   const tarball = (await readdir(dir)).find((name) => /^tessera-.*\.tgz$/.test(name));
   expect(tarball).toBeDefined();
   const host = join(dir, 'host');
