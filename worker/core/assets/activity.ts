@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import type { Application } from '../model/schemas.ts';
 import type { AssetRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
@@ -31,11 +31,18 @@ export const ASSET_EVENTS = {
 export type AssetEvent = keyof typeof ASSET_EVENTS;
 
 /**
+ * How many activity ids an asset record keeps, the newest: the wire Asset's `activities` lists these. Every
+ * listing reads the asset record, so it stays bounded; `GET /asset/{id}/activities` reads all of them
+ * through the `asset` index.
+ */
+export const ASSET_ACTIVITIES_KEPT = 20;
+
+/**
  * Records an Activity for the asset inside the caller's transaction. It adds the activity's id to
- * `asset.activities`; the caller puts the asset record afterwards.
+ * `asset.activities` (keeping the newest ASSET_ACTIVITIES_KEPT); the caller puts the asset record afterwards.
  */
 export async function recordActivity(
-  ctx: Context,
+  ctx: ServiceContext,
   tx: WriteTx,
   asset: AssetRecord,
   event: AssetEvent,
@@ -52,5 +59,5 @@ export async function recordActivity(
     application,
     mechanism: 'AUTOMATIC',
   });
-  asset.activities.push(id);
+  asset.activities = [...asset.activities, id].slice(-ASSET_ACTIVITIES_KEPT);
 }

@@ -42,8 +42,8 @@ import {
   opt,
   type TransferableBytes,
 } from '../model/schemas.ts';
-import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/settings.ts';
-import type { CollectionName, Collections, ContentRecord, SnippetRecord } from '../store/records.ts';
+import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/answer/chat-settings.ts';
+import { foldTag, type CollectionName, type Collections, type ContentRecord, type SnippetRecord } from '../store/records.ts';
 
 export const BACKUP_FORMAT = 'tessera-backup';
 export const BACKUP_VERSION = 1;
@@ -185,7 +185,10 @@ const SCHEMAS = {
   ),
   tags: lazySchema(() =>
     recordSchema<Collections['tags']>()(
-      z.object({ id: IdSchema, text: z.string(), category: TagCategoryEnumSchema, created: Stamp, updated: Stamp, mechanisms: Mechanisms, assets: Ids }),
+      z
+        .object({ id: IdSchema, text: z.string(), category: TagCategoryEnumSchema, created: Stamp, updated: Stamp, mechanisms: Mechanisms, assets: Ids })
+        // The index key is the store's own, made again from the text (files before it had none).
+        .transform((t) => ({ ...t, folded: foldTag(t.text) })),
     ),
   ),
   websites: lazySchema(() =>
@@ -277,7 +280,7 @@ const SCHEMAS = {
         id: IdSchema,
         updated: Stamp,
         embedder: z.string().min(1),
-        // What the vectors were made from (qgpt/vectors.ts contentKey); absent in older records and files.
+        // What the vectors were made from (qgpt/vectors/snippet-vectors.ts contentKey); absent in older records and files.
         key: z.string().optional(),
         snippets: z.array(
           z.object({

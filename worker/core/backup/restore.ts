@@ -14,14 +14,14 @@
  *
  * Each asset added or changed is a change event after the commit, so streams, the search index and the
  * vectors catch up through the change log; the file's vectors are stored with their embedder id, so the
- * vectors of an unchanged embedder are taken as they are, not recomputed (qgpt/vectors.ts).
+ * vectors of an unchanged embedder are taken as they are, not recomputed (qgpt/vectors/snippet-vectors.ts).
  */
 import * as z from 'zod';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { commit, type ChangeLog } from '../feed/commit.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
-import { SETTINGS_ID } from '../qgpt/settings.ts';
-import { VECTORS_VERSION } from '../qgpt/vectors.ts';
+import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
+import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
 import type { AssetRecord, CollectionName, Collections } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { BACKUP_STORES, type BackupStore } from './format.ts';
@@ -65,7 +65,7 @@ class DryRun extends Error {
 }
 
 /** Applies a checked backup in one transaction (or, with `dryRun`, works out the answer and stores nothing). */
-export async function restoreBackup(ctx: Context, backup: ParsedBackup, options: { dryRun?: boolean } = {}): Promise<RestoreSummary> {
+export async function restoreBackup(ctx: ServiceContext, backup: ParsedBackup, options: { dryRun?: boolean } = {}): Promise<RestoreSummary> {
   try {
     return await commit(ctx, async (tx, log) => {
       const summary = await merge(tx, log, backup);
@@ -167,7 +167,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     const had = {
       formats: new Set(old?.formats),
       annotations: new Set(old?.annotations),
-      activities: new Set(old?.activities),
+      // Every activity of the asset (its record lists only the newest).
+      activities: new Set(old ? await tx.getKeysFromIndex('activities', 'asset', asset.id) : []),
     };
     for (const store of ['formats', 'annotations', 'activities'] as const) {
       for (const child of children[store]) {
@@ -227,7 +228,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     put('conversations', conversation);
     written.conversations.set(conversation.id, conversation);
     if (old) replaced.conversations.set(conversation.id, old);
-    const had = new Set(old?.messages);
+    // Every message of the conversation (its record lists only the newest).
+    const had = new Set(old ? await tx.getKeysFromIndex('messages', 'conversation', conversation.id) : []);
     for (const message of own) {
       put('messages', message);
       stores.messages[had.has(message.id) ? 'replaced' : 'added']++;

@@ -3,7 +3,7 @@
  * query) and, when an answer was produced, an ASSISTANT message (the answer text the client was sent),
  * and links the conversation with the assets the answer drew on (both sides, as links/associate.ts does).
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import { keyedWrite } from '../idempotency.ts';
@@ -13,6 +13,7 @@ import { lazySchema } from '../model/lazy-schema.ts';
 import { ConversationSchema, type Conversation, type Conversations } from '../model/schemas.ts';
 import type { AssetRecord, ConversationRecord, MessageRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
+import { inRecordedOrder } from '../store/recorded-order.ts';
 
 export interface StoredConversation {
   record: ConversationRecord;
@@ -20,19 +21,30 @@ export interface StoredConversation {
 }
 
 /** A conversation with its messages in order, or undefined when there is none with that id. */
-export async function readConversation(ctx: Context, id: string): Promise<StoredConversation | undefined> {
+export async function readConversation(ctx: ServiceContext, id: string): Promise<StoredConversation | undefined> {
   return ctx.store.read(async (tx) => {
     const record = await tx.get('conversations', id);
-    return record && { record, messages: await tx.getMany('messages', record.messages) };
+    return record && { record, messages: await messagesOf(tx, record) };
   }, ['conversations', 'messages']);
+}
+
+/**
+ * How many message ids a conversation record keeps, the newest: every Asset read lists its conversations
+ * with these (`Conversation.messages` as references), so the record stays bounded. The full list is read
+ * through the `conversation` index (`messagesOf`).
+ */
+export const CONVERSATION_MESSAGES_KEPT = 100;
+
+/** Every message of the conversation, in order (a question before its answer). */
+export async function messagesOf(tx: ReadTx, conversation: ConversationRecord): Promise<MessageRecord[]> {
+  const messages = await tx.getAllFromIndex('messages', 'conversation', conversation.id);
+  return inRecordedOrder(messages, conversation.messages, (m) => (m.role === 'USER' ? 0 : 1));
 }
 
 /** The wire Conversations an asset is linked with, each with its messages. */
 export async function readConversations(tx: ReadTx, asset: AssetRecord): Promise<Conversation[]> {
   const records = await tx.getMany('conversations', asset.conversations);
-  const messages = await tx.getMany('messages', records.flatMap((c) => c.messages));
-  const byId = new Map(messages.map((m) => [m.id, m]));
-  return records.map((c) => build.conversation(c, c.messages.flatMap((id) => byId.get(id) ?? [])));
+  return Promise.all(records.map(async (c) => build.conversation(c, await messagesOf(tx, c))));
 }
 
 export interface Exchange {
@@ -60,7 +72,7 @@ export function conversationName(query: string): string {
  * given id), appends its messages, and links it with the answer's assets that still exist (a change
  * event for each asset newly linked, so streams, search and caches see it).
  */
-export function saveExchange(ctx: Context, exchange: Exchange): Promise<ConversationRecord> {
+export function saveExchange(ctx: ServiceContext, exchange: Exchange): Promise<ConversationRecord> {
   const now = ctx.now().toISOString();
   const message = (role: MessageRecord['role'], text: string, assets: string[]): MessageRecord => ({
     id: ctx.newId(),
@@ -85,7 +97,7 @@ export function saveExchange(ctx: Context, exchange: Exchange): Promise<Conversa
       assets: [],
     };
     conversation.updated = now;
-    conversation.messages = [...conversation.messages, ...messages.map((m) => m.id)];
+    conversation.messages = [...conversation.messages, ...messages.map((m) => m.id)].slice(-CONVERSATION_MESSAGES_KEPT);
     conversation.assets = [...new Set([...conversation.assets, ...used])];
     const writes = [tx.put('conversations', conversation), ...messages.map((m) => tx.put('messages', m))];
     for (const asset of assets) {
@@ -107,7 +119,7 @@ export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Prom
   for (const conversation of await tx.getMany('conversations', asset.conversations)) {
     conversation.assets = conversation.assets.filter((id) => id !== asset.id);
     await tx.put('conversations', conversation);
-    for (const message of await tx.getMany('messages', conversation.messages)) {
+    for (const message of await tx.getAllFromIndex('messages', 'conversation', conversation.id)) {
       if (!message.assets.includes(asset.id)) continue;
       message.assets = message.assets.filter((id) => id !== asset.id);
       await tx.put('messages', message);
@@ -120,12 +132,13 @@ export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Prom
  * event for each asset, whose wire Asset listed it). A request still answering in it is stopped first and
  * waited for, or its end would store the exchange again under the same id. 404 for an unknown id.
  */
-export async function deleteConversation(ctx: Context, id: string): Promise<void> {
+export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {
   await runningRequests(ctx.store).end(id, 'stop');
   await commit(ctx, async (tx, log) => {
     const conversation = await tx.get('conversations', id);
     if (!conversation) throw notFound('conversation', id);
-    const writes = [tx.delete('conversations', id), ...conversation.messages.map((m) => tx.delete('messages', m))];
+    const messages = await tx.getKeysFromIndex('messages', 'conversation', id);
+    const writes = [tx.delete('conversations', id), ...messages.map((m) => tx.delete('messages', m))];
     // The asset side is the one readers use (Asset.conversations, /asset/{id}/conversations).
     for (const asset of await tx.getMany('assets', conversation.assets)) {
       if (!asset.conversations.includes(id)) continue;
@@ -138,17 +151,15 @@ export async function deleteConversation(ctx: Context, id: string): Promise<void
 }
 
 /** `GET /conversations`: every stored conversation with its messages, the most recently updated first. */
-export function listConversations(ctx: Context): Promise<Conversations> {
+export function listConversations(ctx: ServiceContext): Promise<Conversations> {
   return ctx.store.read(async (tx) => {
     const records = (await tx.getAll('conversations')).sort((a, b) => b.updated.localeCompare(a.updated));
-    const messages = await tx.getMany('messages', records.flatMap((c) => c.messages));
-    const byId = new Map(messages.map((m) => [m.id, m]));
-    return { iterable: records.map((c) => build.conversation(c, c.messages.flatMap((id) => byId.get(id) ?? []))) };
+    return { iterable: await Promise.all(records.map(async (c) => build.conversation(c, await messagesOf(tx, c)))) };
   }, ['conversations', 'messages']);
 }
 
 /** `GET /conversation/{id}`: one conversation with its messages; 404 for an unknown id. */
-export async function getConversation(ctx: Context, id: string): Promise<Conversation> {
+export async function getConversation(ctx: ServiceContext, id: string): Promise<Conversation> {
   const found = await readConversation(ctx, id);
   if (!found) throw notFound('conversation', id);
   return build.conversation(found.record, found.messages);
@@ -161,7 +172,7 @@ export const ConversationUpdateSchema = lazySchema(() => ConversationSchema.part
  * `POST /conversation/update`: takes the conversation's `name` (a rename); its messages and links are
  * the service's and stay as stored. 404 for an unknown id.
  */
-export async function updateConversation(ctx: Context, input: { id: string; name?: string | null }): Promise<Conversation> {
+export async function updateConversation(ctx: ServiceContext, input: { id: string; name?: string | null }): Promise<Conversation> {
   // The Conversation is made in the transaction: a keyed request keeps it as its response.
   return keyedWrite(
     ctx,
@@ -171,7 +182,7 @@ export async function updateConversation(ctx: Context, input: { id: string; name
       if (input.name != null && input.name.trim() !== '') record.name = input.name.trim().slice(0, 200);
       record.updated = ctx.now().toISOString();
       await tx.put('conversations', record);
-      return build.conversation(record, await tx.getMany('messages', record.messages));
+      return build.conversation(record, await messagesOf(tx, record));
     },
     ['conversations', 'messages'],
   );

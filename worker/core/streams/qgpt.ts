@@ -8,12 +8,13 @@
  *   then one RESET frame. The socket is the `tessera-socket` header's id (streams/protocol.ts); requests
  *   of other sockets, in this tab or another, run on.
  * - `{conversation, stop: true}`: that conversation's running request ends (with STOPPED, keeping what it
- *   produced), then one STOPPED frame; also when nothing was running there (stopping is idempotent).
+ *   produced) when this socket started it, then one STOPPED frame; also when nothing of this socket's was
+ *   running there (stopping is idempotent). Another socket's request runs on, as with a reset.
  * - `relevance` and/or `question`: an exchange. Both at once without `relevance.options.question` is the
  *   documented error: one FAILED frame (statusCode 422).
  * - A frame that is not a QGPTStreamInput: one FAILED frame (400 not JSON, 422 misfit).
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import type { QGPTStreamInput, QGPTStreamOutput } from '../model/schemas.ts';
 import { QGPTStreamInputSchema } from '../model/schemas.ts';
 import { answerExchange, type Plan } from './qgpt-exchange.ts';
@@ -62,7 +63,7 @@ function planOf(input: QGPTStreamInput): Plan | { error: string; status: number 
  * An exchange is registered on the first `next()`, before anything is awaited: once the caller has
  * asked for the first frame, a stop or reset that comes after finds it.
  */
-export async function* answerStream(ctx: Context, text: string, closed?: AbortSignal, socket?: string): AsyncGenerator<QGPTStreamOutput> {
+export async function* answerStream(ctx: ServiceContext, text: string, closed?: AbortSignal, socket?: string): AsyncGenerator<QGPTStreamOutput> {
   const parsed = parseStreamInput(text);
   if ('error' in parsed) {
     yield { conversation: parsed.conversation ?? '', request: parsed.request ?? ctx.newId(), status: 'FAILED', errorMessage: parsed.error, statusCode: parsed.status };
@@ -81,7 +82,7 @@ export async function* answerStream(ctx: Context, text: string, closed?: AbortSi
       yield { conversation: '', request, status: 'FAILED', errorMessage: 'A stop needs the conversation to stop.', statusCode: 422 };
       return;
     }
-    await running.end(input.conversation, 'stop');
+    await running.endOn(input.conversation, 'stop', socket);
     yield { conversation: input.conversation, request, status: 'STOPPED' };
     return;
   }
