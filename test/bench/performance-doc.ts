@@ -148,8 +148,7 @@ function headline(r: BenchResults): string {
       `${num(o.rpc.n)} pairs`,
       `p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}`,
     ]);
-  }
-  if (embedded) {
+  }  if (embedded) {
     rows.push([
       `embedded mode (dedicated Worker) against the service worker, ${code('GET /api/asset/{id}')}`,
       `p50 ${ms(embedded.embedded.p50)} vs ${ms(embedded.worker.p50)}: ${ratio(embedded.ratio.p50)}`,
@@ -157,6 +156,7 @@ function headline(r: BenchResults): string {
       '–',
     ]);
   }
+
   const at = (size: number) => search?.sizes.find((s) => s.assets === size);
   const s10 = at(10_000);
   if (search && search.sizes.length) {

@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { withPackageLock } from '../support/package-lock.ts';
 // @ts-expect-error: a plain ES module script without types
 import { buildIdeExample } from '../../examples/ide/build.mjs';
 
@@ -16,7 +17,8 @@ const IDE = '/examples/ide/';
 test.beforeAll(async () => {
   // Builds the package first (npm run package), which takes a while on a loaded machine.
   test.setTimeout(180_000);
-  await (buildIdeExample as (out: string) => Promise<string>)(fileURLToPath(new URL('../../dist/examples/ide', import.meta.url)));
+  // package.spec.ts's npm pack rewrites pkg/ too: one at a time.
+  await withPackageLock(() => (buildIdeExample as (out: string) => Promise<string>)(fileURLToPath(new URL('../../dist/examples/ide', import.meta.url))));
 });
 
 const editor = (page: Page) => page.getByRole('textbox', { name: 'Editor' });

@@ -7,6 +7,7 @@
  * there: the worker answers), the host's route and a plain file still work, streams arrive through the
  * WebSocket shim, and the data survives a reload and a worker stop. The page's Content-Security-Policy
  * allows exactly what the README says a host needs (`connect-src 'self' http://localhost:39300`).
+ * `tessera/embedded` from the same package runs the same flow without a service worker, the SDK given its `fetch`.
  */
 import { execFileSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { withPackageLock } from '../support/package-lock.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { allowEndpoint, expect, stopServiceWorkers, test } from './fixtures.ts';
 
@@ -38,8 +40,9 @@ self.addEventListener('fetch', (event) => {
 
 const HOST_PAGE = `
 import { installWebSocketShim, ready, register } from 'tessera/client';
+import { startEmbedded } from 'tessera/embedded';
 import * as sdk from '@pieces.app/pieces-os-client';
-Object.assign(window, { host: { installWebSocketShim, ready, register, sdk } });
+Object.assign(window, { host: { installWebSocketShim, ready, register, startEmbedded, sdk } });
 `;
 
 /** Host code type-checked against the package's declarations: a wrong option must not compile (types, not `any`). */
@@ -64,6 +67,17 @@ const restore: () => void = installWebSocketShim({ base: '/tessera/api' });
 void ready(); void registered; void restore;
 // @ts-expect-error: a base is a path
 void register({ base: 42 });
+`,
+  },
+  'embedded-types.ts': {
+    lib: 'ES2022,DOM',
+    code: `
+import { startEmbedded, type Embedded } from 'tessera/embedded';
+const embedded: Embedded = startEmbedded({ assetsUrl: '/tessera-assets/', aliases: ['http://localhost:39300'] });
+const response: Promise<Response> = embedded.fetch('/api/assets');
+void response;
+// @ts-expect-error: aliases are strings
+startEmbedded({ aliases: [39300] });
 `,
   },
 };
@@ -105,7 +119,8 @@ test.beforeAll(async () => {
   test.setTimeout(300_000);
   dir = await mkdtemp(join(tmpdir(), 'tessera-host-'));
   const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, stdio: 'pipe', env: { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' } });
-  npm(['pack', '--pack-destination', dir], repoRoot);
+  // The IDE example's build rewrites pkg/ too: one at a time (../support/package-lock.ts).
+  await withPackageLock(async () => npm(['pack', '--pack-destination', dir], repoRoot));
   const tarball = (await readdir(dir)).find((name) => /^tessera-.*\.tgz$/.test(name));
   expect(tarball).toBeDefined();
   const host = join(dir, 'host');
@@ -153,6 +168,7 @@ declare global {
       register(options: { base?: string; aliases?: string[]; scriptUrl?: string }): Promise<void>;
       ready(): Promise<void>;
       installWebSocketShim(options: { base?: string; aliases?: string[] }): () => void;
+      startEmbedded: typeof import('../../app/client/embedded.ts').startEmbedded;
       sdk: typeof import('@pieces.app/pieces-os-client');
     };
   }
@@ -283,4 +299,49 @@ test("a module service worker imports the package's worker.js as it is", async (
     return `${response.status} ${await response.text()}`;
   });
   expect(health).toMatch(/^200 ok/);
+});
+
+test("tessera/embedded from the package, no service worker: the SDK with fetchApi at /api and the desktop address, streams, a reload", async ({ page }) => {
+  test.setTimeout(60_000);
+  allowEndpoint(origin);
+  const start = () =>
+    page.evaluate(async (DESKTOP) => {
+      const embedded = window.host.startEmbedded({ assetsUrl: '/tessera-assets/', aliases: [DESKTOP] });
+      await embedded.ready();
+      Object.assign(window, { embedded });
+    }, DESKTOP);
+  const listAt = (basePath: string) =>
+    page.evaluate(async (basePath) => {
+      const { AssetsApi, Configuration } = window.host.sdk;
+      const { embedded } = window as unknown as { embedded: { fetch: typeof fetch } };
+      const snapshot = await new AssetsApi(new Configuration({ basePath, fetchApi: embedded.fetch })).assetsSnapshot({ transferables: false });
+      return snapshot.iterable.map((asset) => [asset.id, asset.name]);
+    }, basePath);
+  await page.goto(`${origin}/`);
+  await start();
+
+  const streamed = await page.evaluate(async ({ seed, DESKTOP }) => {
+    const { embedded } = window as unknown as { embedded: { fetch: typeof fetch; socket(url: string): WebSocket } };
+    const frames: string[] = [];
+    const socket = embedded.socket(`${DESKTOP.replace('http:', 'ws:')}/assets/stream/identifiers`);
+    const frame = () => new Promise<void>((resolve) => socket.addEventListener('message', (event) => (frames.push(String(event.data)), resolve()), { once: true }));
+    await frame();
+    const next = frame();
+    const { AssetsApi, Configuration } = window.host.sdk;
+    const assets = new AssetsApi(new Configuration({ basePath: DESKTOP, fetchApi: embedded.fetch }));
+    const id = (await assets.assetsCreateNewAsset({ seed: seed as never, transferables: false })).id;
+    await next;
+    socket.close();
+    // A typo finds it: the Worker loaded its lazy typo index from the package's assets.
+    const typo = (await assets.searchAssets({ query: 'argprase', transferables: false })).iterable.map((hit) => hit.identifier);
+    return { id, frames, typo };
+  }, { seed: fragmentSeed(PYTHON_SNIPPET, { name: 'embedded' }) as object, DESKTOP });
+  expect(streamed.frames[1]).toContain(streamed.id);
+  expect(streamed.typo).toEqual([streamed.id]);
+  expect(await listAt(`${origin}/api`)).toEqual([[streamed.id, 'embedded']]);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+
+  await page.reload();
+  await start();
+  expect(await listAt(DESKTOP)).toEqual([[streamed.id, 'embedded']]);
 });

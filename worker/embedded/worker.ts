@@ -1,8 +1,8 @@
 /**
  * The embedded mode's entry: Tessera's services in a dedicated Worker that a page starts itself
  * (app/client/embedded.ts `startEmbedded()`), for pages that have no service worker (sandboxed frames,
- * webviews, service workers turned off). Bundled by vite.config.ts into `/tessera-embedded.js`, a classic
- * script like `/sw.js`.
+ * webviews, service workers turned off). Bundled by scripts/worker-bundle.ts into `tessera-embedded.js` (at
+ * the build's root, in the package's assets), a classic script like `sw.js`.
  *
  * The same app, IndexedDB store and change feed as the service worker (../browser/service-host.ts), so both
  * modes share data on one origin and may run at once: each publishes its commits on the BroadcastChannel
