@@ -20,7 +20,7 @@
  */
 import { expose } from 'comlink';
 import { ApiError, asApiError } from '../core/errors.ts';
-import type { Context } from '../core/deps.ts';
+import type { ServiceContext } from '../core/deps.ts';
 import { KEYED_CALL, OPERATIONS } from '../core/service-operations.ts';
 import { runKeyedOperation, type Services } from '../core/services.ts';
 import { RPC_ACK, RPC_READY } from './protocol.ts';
@@ -77,7 +77,7 @@ function dropUndefined<T>(value: T): T {
 /** What the RPC path runs on: the services and their context (for keyed writes). */
 export interface RpcHost {
   services: Services;
-  ctx: Context;
+  ctx: ServiceContext;
 }
 
 function remoteServices(host: () => Promise<RpcHost>): Services {

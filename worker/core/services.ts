@@ -16,7 +16,7 @@ import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update
 import { readBackup } from './backup/read.ts';
 import { restoreBackup, type RestoreSummary } from './backup/restore.ts';
 import { backupFilename, backupStream } from './backup/write.ts';
-import type { Context } from './deps.ts';
+import type { ServiceContext } from './deps.ts';
 import { describeEmbedder, type EmbedderInfo } from './embed/embedder.ts';
 import { ApiError, badRequest } from './errors.ts';
 import { changeLink, linkKindOf, type LinkKind, type LinkPath } from './links/associate.ts';
@@ -77,15 +77,15 @@ import { libraryPreviews } from './library/previews.ts';
 import { listLibraryRows } from './library/rows.ts';
 import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
 import { ConversationUpdateSchema, deleteConversation, getConversation, listConversations, updateConversation } from './qgpt/conversations.ts';
-import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
-import { hints } from './qgpt/hints.ts';
+import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/files/folders.ts';
+import { hints } from './qgpt/answer/hints.ts';
 import { personsRelated } from './qgpt/persons.ts';
-import { question } from './qgpt/question.ts';
+import { question } from './qgpt/answer/question.ts';
 import { MAX_RELEVANT, relevance } from './qgpt/relevance.ts';
-import { reprompt } from './qgpt/reprompt.ts';
+import { reprompt } from './qgpt/answer/reprompt.ts';
 import { ChatError, streamChat } from './qgpt/answer/chat.ts';
-import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings, type ChatSettings, type PublicChatSettings } from './qgpt/settings.ts';
-import { vectorIndexFor, type EmbeddingProgress } from './qgpt/vectors.ts';
+import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings, type ChatSettings, type PublicChatSettings } from './qgpt/answer/chat-settings.ts';
+import { vectorIndexFor, type EmbeddingProgress } from './qgpt/vectors/snippet-vectors.ts';
 import { recommendedAssets, relatedAssets, suggestedAssets } from './search/discover.ts';
 import { MAX_PAGE_SIZE, searchAssets, searchWithFilters, type SearchTiming } from './search/service.ts';
 import { checkKey, runOnce } from './idempotency.ts';
@@ -103,7 +103,7 @@ import {
 } from './service-schemas.ts';
 import { answerStream } from './streams/qgpt.ts';
 import { SOCKET_HEADER, STREAM_PATHS, type StreamCatchUp, type StreamKind } from './streams/protocol.ts';
-import { streamChanges, streamSnapshot, type StreamSnapshot } from './streams/sync.ts';
+import { streamChanges, streamSnapshot, type StreamSnapshot } from './streams/reads.ts';
 
 export type { LinkPath };
 
@@ -277,7 +277,7 @@ export interface SettingsTest {
 const SETTINGS_TEST_TIMEOUT_MS = 10_000;
 
 /** The operations bound to one context. */
-export function createServices(ctx: Context): AllServices {
+export function createServices(ctx: ServiceContext): AllServices {
   return {
     // reads
     getAsset: async (asset, options) => {
@@ -375,7 +375,7 @@ const searching = (options?: SearchOptions, observer?: SearchObserver) => ({
   onTotal: observer?.onTotal,
 });
 
-async function embedTexts(ctx: Context, texts: string[]): Promise<Embedded> {
+async function embedTexts(ctx: ServiceContext, texts: string[]): Promise<Embedded> {
   let vectors: Float32Array[];
   try {
     vectors = await ctx.embedder.embed(texts);
@@ -388,7 +388,7 @@ async function embedTexts(ctx: Context, texts: string[]): Promise<Embedded> {
 }
 
 /** Asks the saved endpoint for a one-word completion; says the reason only when it fails (not the endpoint's own error text). */
-async function testChatSettings(ctx: Context, signal: AbortSignal | undefined): Promise<SettingsTest> {
+async function testChatSettings(ctx: ServiceContext, signal: AbortSignal | undefined): Promise<SettingsTest> {
   const settings = await readChatSettings(ctx);
   if (!settings) return { ok: false, message: 'No answer endpoint is set.' };
   const started = performance.now();
@@ -423,16 +423,16 @@ function linkKind(kind: unknown): LinkKind {
 
 /**
  * A write operation sent with an Idempotency-Key (the RPC path's `keyed` calls): run once per key, on
- * the Context carrying it, as a keyed HTTP write is (idempotency.ts). Answers the operation's result, or
+ * the ServiceContext carrying it, as a keyed HTTP write is (idempotency.ts). Answers the operation's result, or
  * for a key seen before the result stored then (its JSON). A read, or an unknown operation, is a 400.
  */
-export async function runKeyedOperation(ctx: Context, key: unknown, operation: unknown, args: unknown): Promise<unknown> {
+export async function runKeyedOperation(ctx: ServiceContext, key: unknown, operation: unknown, args: unknown): Promise<unknown> {
   const name = typeof operation === 'string' && Object.hasOwn(OPERATIONS, operation) ? (operation as Operation) : undefined;
   if (!name || OPERATIONS[name] !== 'write' || UNKEYED_WRITES.includes(name)) {
     throw badRequest(`'${String(operation)}' is not a write that takes an Idempotency-Key.`, 'invalid_parameter');
   }
   const list = Array.isArray(args) ? args : [];
-  const run = (scoped: Context) => (createServices(scoped)[name] as (...a: unknown[]) => Promise<unknown>)(...list);
+  const run = (scoped: ServiceContext) => (createServices(scoped)[name] as (...a: unknown[]) => Promise<unknown>)(...list);
   const respond = (out: unknown) => ({ status: 200, contentType: 'application/json', body: out === undefined ? '' : JSON.stringify(out) });
   const outcome = await runOnce(ctx, checkKey(key), `RPC ${name}`, respond, run);
   if (!outcome.replayed) return outcome.result;

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
-import { withDefaults, type Context } from '../core/deps.ts';
+import { withDefaults, type ServiceContext } from '../core/deps.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
 import { nodeModelFiles } from './model-files.ts';
 import { Sockets, UNAUTHORIZED } from './sockets.ts';
@@ -35,7 +35,7 @@ export interface HostOptions extends StorageOptions {
 export interface Host {
   url: string;
   port: number;
-  ctx: Context;
+  ctx: ServiceContext;
   /** Lines that say where the host listens, what it keeps where, and how to reach it. */
   banner: string[];
   close(): Promise<void>;

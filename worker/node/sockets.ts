@@ -15,8 +15,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { StreamSync } from '../../app/client/stream-sync.ts';
-import type { Context } from '../core/deps.ts';
+import { StreamSync } from '../core/streams/stream-sync.ts';
+import type { ServiceContext } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
 import { createServices, type AllServices } from '../core/services.ts';
 import { HEALTH_STREAM_PATH, QGPT_STREAM_PATH, STREAM_PATHS, type StreamKind } from '../core/streams/protocol.ts';
@@ -41,7 +41,7 @@ export class Sockets {
   private readonly services: AllServices;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: ServiceContext,
     private readonly options: SocketOptions,
   ) {
     this.server = new WebSocketServer({ noServer: true, maxPayload: ctx.maxBodyBytes });

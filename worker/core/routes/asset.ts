@@ -1,12 +1,12 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices, type LinkPath } from '../services.ts';
 import { queryFlag, readJson } from './http.ts';
 import { json, keyed, noContent } from './idempotent.ts';
 
 /** The single-asset operations under `/asset`. */
-export function assetRoutes(ctx: Context) {
+export function assetRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   const transferables = (c: HonoContext) => ({ transferables: queryFlag(c, 'transferables', true) });

@@ -1,12 +1,12 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { queryFlag, readJson } from './http.ts';
 import { json, keyed, text } from './idempotent.ts';
 
 /** The collection operations under `/assets`. */
-export function assetsRoutes(ctx: Context) {
+export function assetsRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   const transferables = (c: HonoContext) => ({ transferables: queryFlag(c, 'transferables', true) });

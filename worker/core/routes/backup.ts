@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { bodyChunks, queryFlag } from './http.ts';
 import { json, keyed } from './idempotent.ts';
@@ -17,7 +17,7 @@ import { json, keyed } from './idempotent.ts';
  *   summary before applying). A file of an unknown format or a newer version, or a damaged one (truncated,
  *   bad checksum, a line that is not JSON or not a record), is a 400 and nothing changes.
  */
-export function backupRoutes(ctx: Context) {
+export function backupRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', () => {

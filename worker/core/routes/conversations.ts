@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { readJson } from './http.ts';
 import { json, keyed, noContent } from './idempotent.ts';
@@ -15,7 +15,7 @@ import { json, keyed, noContent } from './idempotent.ts';
  *   asset lists it afterwards (the desktop API's path, so the SDK's `conversationsDeleteSpecificConversation`
  *   works unchanged); 404 JSON for an unknown id.
  */
-export function conversationRoutes(ctx: Context) {
+export function conversationRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', async (c) => c.json(await services.listConversations()));
@@ -23,7 +23,7 @@ export function conversationRoutes(ctx: Context) {
   return app;
 }
 
-export function conversationItemRoutes(ctx: Context) {
+export function conversationItemRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.post('/update', keyed(ctx, json, async (c, services) => services.updateConversation(await readJson(c, ctx.maxBodyBytes))));

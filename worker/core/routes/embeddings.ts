@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { readJson } from './http.ts';
 
@@ -18,7 +18,7 @@ import { readJson } from './http.ts';
  *   down while everything is re-embedded. POST `/embeddings/library` starts bringing them up to date in
  *   the background and answers 202 with the progress (relevance does it too, before it answers).
  */
-export function embeddingRoutes(ctx: Context) {
+export function embeddingRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', async (c) => c.json(await services.describeEmbedder()));

@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { keyed, noContent } from './idempotent.ts';
 
@@ -9,7 +9,7 @@ import { keyed, noContent } from './idempotent.ts';
  * folder has that name). Registering needs a handle, which HTTP cannot carry: `registerFolder()` in
  * app/client/folders.ts (the RPC path).
  */
-export function folderRoutes(ctx: Context) {
+export function folderRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', async (c) => c.json(await services.listFolders()));

@@ -1,5 +1,5 @@
 import type { Context as HonoContext } from 'hono';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { checkKey, IDEMPOTENCY_HEADER, REPLAYED_HEADER, runOnce, type StoredResponse } from '../idempotency.ts';
 import { createServices, type AllServices } from '../services.ts';
 
@@ -15,7 +15,7 @@ import { createServices, type AllServices } from '../services.ts';
  * returns the result of its one write transaction; `respond` makes the response of it, the same with a
  * key or without.
  */
-export function keyed<R>(ctx: Context, respond: (result: R) => StoredResponse, handler: (c: HonoContext<any, any>, services: AllServices) => Promise<R>) {
+export function keyed<R>(ctx: ServiceContext, respond: (result: R) => StoredResponse, handler: (c: HonoContext<any, any>, services: AllServices) => Promise<R>) {
   const unkeyed = createServices(ctx);
   return async (c: HonoContext<any, any>): Promise<Response> => {
     const header = c.req.header(IDEMPOTENCY_HEADER);

@@ -1,11 +1,11 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { readJson } from './http.ts';
 import { json, keyed } from './idempotent.ts';
 
 /** `/tags`, `/websites` and `/workstream_summaries`: what assets link to. */
-export function labelRoutes(ctx: Context) {
+export function labelRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   const body = (c: Parameters<typeof readJson>[0]) => readJson(c, ctx.maxBodyBytes);

@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { readJson } from './http.ts';
 import { json, keyed } from './idempotent.ts';
@@ -15,7 +15,7 @@ import { json, keyed } from './idempotent.ts';
  * - POST `/test` asks the saved endpoint for a one-word completion (10 s at most) -> `{ok, message}`:
  *   whether it answered, or why not (the reason only: the endpoint's own error text is not repeated).
  */
-export function qgptSettingsRoutes(ctx: Context) {
+export function qgptSettingsRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', async (c) => c.json(await services.chatSettings()));

@@ -1,6 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { queryFlag, queryNumber, readJson } from './http.ts';
 
@@ -8,7 +8,7 @@ import { queryFlag, queryNumber, readJson } from './http.ts';
  * The question-answering operations under `/qgpt` (the stream is in routes/streams.ts). Relevance takes
  * Tessera's own `?limit=` (1..100, default 10): how many snippets to answer.
  */
-export function qgptRoutes(ctx: Context) {
+export function qgptRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   const body = (c: HonoContext) => readJson(c, ctx.maxBodyBytes);

@@ -1,6 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices, type SearchObserver } from '../services.ts';
 import { queryFlag, queryNumber, readJson } from './http.ts';
 
@@ -23,7 +23,7 @@ export const TOTAL_HEADER = 'tessera-total';
  * the saved index or rebuilding it), `catchup` (applying the change log), `rank` (query analysis, filters,
  * ranking) and `assets` (reading the results).
  */
-export function searchRoutes(ctx: Context) {
+export function searchRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   const body = (c: HonoContext) => readJson(c, ctx.maxBodyBytes);

@@ -1,6 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { createServices } from '../services.ts';
 import { SEQ_HEADER, SINCE_PARAM, SOCKET_HEADER, type StreamKind } from '../streams/protocol.ts';
@@ -11,7 +11,7 @@ import { readText } from './http.ts';
  * app/client is built on these): `GET` answers the snapshot frame with its seq in `tessera-seq`;
  * `GET ?since=<seq>` the changes after it.
  */
-export function streamRoutes(ctx: Context) {
+export function streamRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   const stream = (kind: StreamKind) => async (c: HonoContext) => {
@@ -39,7 +39,7 @@ export function streamRoutes(ctx: Context) {
  * keeps its frames in order. The `tessera-socket` header (at most 100 characters) names the socket, the
  * scope of a `{reset: true}`.
  */
-export function qgptStreamRoutes(ctx: Context) {
+export function qgptStreamRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.post('/stream', async (c) => {
