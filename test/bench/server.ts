@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 
 /** The repository root: the nearest folder above this file (or its bundle) with Tessera's package.json. */
 export function repoRoot(): string {
@@ -52,4 +54,22 @@ export function serveBuild(root: string, dist: string, port: number): Promise<Ch
     child.once('exit', (code) => fail(new Error(`serve.mjs exited (${code}): ${output.trim()}`)));
     child.once('error', fail);
   });
+}
+
+/**
+ * A section run on its own: serves the build (`distFolder`) on `port`, launches Chromium, runs `section`
+ * with the browser and the origin, and stops both however it ends. The process's exit code: 0.
+ */
+export async function runSectionAlone(port: number, section: (browser: Browser, origin: string, dist: string) => Promise<void>): Promise<number> {
+  const root = repoRoot();
+  const dist = distFolder(root);
+  const server = await serveBuild(root, dist, port);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    await section(browser, `http://localhost:${port}`, dist);
+    return 0;
+  } finally {
+    await browser.close();
+    server.kill();
+  }
 }
