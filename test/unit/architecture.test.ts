@@ -68,6 +68,25 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  it('routes parse HTTP and call the services: they import no domain module', () => {
+    // What a route may use besides Hono and its fellow route modules: the service layer, the context
+    // type, errors, the Idempotency-Key machinery and the stream protocol's names.
+    const allowed = ['worker/core/services.ts', 'worker/core/deps.ts', 'worker/core/errors.ts', 'worker/core/idempotency.ts', 'worker/core/streams/protocol.ts'];
+    const bad = sources(join(root, 'worker/core/routes')).flatMap((file) =>
+      importsOf(file)
+        .filter((i) => !(i.spec === 'hono' || i.spec.startsWith('hono/') || i.target.startsWith('worker/core/routes/') || allowed.includes(i.target)))
+        .map((i) => `${relative(root, file)} imports ${i.spec}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('the services are the way in: app.ts imports only routes, errors and the context', () => {
+    const bad = importsOf(join(root, 'worker/core/app.ts'))
+      .filter((i) => !(i.spec.startsWith('hono') || i.target.startsWith('worker/core/routes/') || ['worker/core/deps.ts', 'worker/core/errors.ts'].includes(i.target)))
+      .map((i) => `worker/core/app.ts imports ${i.spec}`);
+    expect(bad).toEqual([]);
+  });
+
   it('the app UI reaches the worker through app/client only (wire types aside)', () => {
     const bad = sources(join(root, 'app/ui')).flatMap((file) =>
       importsOf(file)

@@ -1,16 +1,16 @@
 /**
- * The `paths` query space's file reading (worker/core/qgpt/files/: files.ts, file-tree.ts, memory-files.ts) and
- * the granted-folder registry (qgpt/files/folders.ts: the RPC services and the `/folders` routes), and
+ * The `paths` query space's file reading (worker/core/qgpt/files.ts, file-tree.ts, memory-files.ts) and
+ * the granted-folder registry (qgpt/folders.ts: the RPC services and the `/folders` routes), and
  * `/qgpt/relevance` over `paths`, in Node.
  * The browser's handles are exercised by test/e2e/qgpt-paths.spec.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
-import { ApiError } from '../../worker/core/errors.ts';
+import { ApiError, asApiError } from '../../worker/core/errors.ts';
 import { hostError } from '../../worker/core/qgpt/files/file-tree.ts';
 import { FILE_LIMITS, folderNameProblem, parsePath } from '../../worker/core/qgpt/files/files.ts';
 import { MemoryFileSource } from '../../worker/core/qgpt/files/memory-files.ts';
-import { asApiError, createServices } from '../../worker/core/services.ts';
+import { createServices } from '../../worker/core/services.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { ErrorBodySchema } from '../support/responses.ts';

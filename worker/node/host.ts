@@ -16,7 +16,7 @@ import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { withDefaults, type ServiceContext } from '../core/deps.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
 import { nodeModelFiles } from './model-files.ts';
-import { Sockets } from './sockets.ts';
+import { Sockets, UNAUTHORIZED } from './sockets.ts';
 import { openStorage, type StorageOptions } from './storage.ts';
 
 export const DEFAULT_PORT = 39300;
@@ -64,8 +64,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const authorized = (header: string | null | undefined) => !token || sameText(header ?? '', `Bearer ${token}`);
   const fetch = (request: Request) => {
     if (!authorized(request.headers.get('authorization')) && !OPEN_PATHS.has(new URL(request.url).pathname.slice(base.length))) {
-      const error = { status: 401, code: 'unauthorized', message: 'This server needs a token: send the header Authorization: Bearer <token>.' };
-      return Response.json({ error }, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+      return Response.json(UNAUTHORIZED, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     }
     return app.fetch(request);
   };
