@@ -36,11 +36,10 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { basename } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
+import type { Browser } from 'playwright-core';
 import { importSeeds, pageWaitForSnapshot } from './library-import.ts';
 import { SnippetGen } from './library-snippets.ts';
-import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
+import { argValue, runSectionAlone } from './server.ts';
 import { KEYSTROKE_WARMUP, measureKeystrokes, openApp, type KeystrokeResult } from './app-keystrokes.ts';
 import { measureReloads, type ReloadResult } from './app-reloads.ts';
 import { ms, round } from './stats.ts';
@@ -171,19 +170,14 @@ function queries(gen: SnippetGen, count: number): Query[] {
 // Standalone run: serve a build, launch Chromium, run the section.
 
 async function standalone(): Promise<number> {
-  const root = repoRoot();
-  const dist = distFolder(root);
-  const port = Number(process.env.BENCH_APP_PORT || 4187);
   const sizes = argValue('--sizes')?.split(',').map(Number);
   const queries = argValue('--queries') ? Number(argValue('--queries')) : undefined;
   const reloads = argValue('--reloads') ? Number(argValue('--reloads')) : undefined;
-  const server = await serveBuild(root, dist, port);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
+  return runSectionAlone(Number(process.env.BENCH_APP_PORT || 4187), async (browser, origin) => {
     const t0 = Date.now();
     const result = await runAppBench({
       browser,
-      origin: `http://localhost:${port}`,
+      origin,
       seed: Number(process.env.BENCH_SEED || 1),
       ...(sizes && { sizes }),
       ...(queries !== undefined && { queries }),
@@ -191,11 +185,7 @@ async function standalone(): Promise<number> {
     });
     console.log(`\n(${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     if (process.argv.includes('--json')) console.log(JSON.stringify(result));
-    return 0;
-  } finally {
-    await browser.close();
-    server.kill();
-  }
+  });
 }
 
 if (process.argv[1] && /^app(-[^/]*)?\.(ts|mjs|js)$/.test(basename(process.argv[1]))) process.exitCode = await standalone();

@@ -19,11 +19,10 @@
  * (BENCH_BACKUP_PORT sets the port, default 4187.)
  */
 import { basename } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { APPLICATION } from '../support/seeds.ts';
 import { SnippetGen } from './library-snippets.ts';
-import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
+import { argValue, runSectionAlone } from './server.ts';
 
 export interface BackupBrowserResult {
   assets: number;
@@ -221,19 +220,10 @@ export async function runBackupBrowserBench(options: { browser: Browser; origin:
 }
 
 async function standalone(): Promise<number> {
-  const root = repoRoot();
-  const dist = distFolder(root);
-  const port = Number(process.env.BENCH_BACKUP_PORT || 4187);
-  const server = await serveBuild(root, dist, port);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
+  return runSectionAlone(Number(process.env.BENCH_BACKUP_PORT || 4187), async (browser, origin) => {
     console.log('Backup and restore in Chromium — test/bench/backup-browser.ts');
-    await runBackupBrowserBench({ browser, origin: `http://localhost:${port}`, assets: Number(argValue('--assets') ?? 10_000) });
-    return 0;
-  } finally {
-    await browser.close();
-    server.kill();
-  }
+    await runBackupBrowserBench({ browser, origin, assets: Number(argValue('--assets') ?? 10_000) });
+  });
 }
 
 if (process.argv[1] && /^backup-browser[^/]*\.(ts|mjs|js)$/.test(basename(process.argv[1]))) process.exitCode = await standalone();

@@ -23,12 +23,11 @@
  * the number of stops, default 15.)
  */
 import { basename } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
+import type { Browser, Page } from 'playwright-core';
 import { measureRelevanceLatency } from './relevance.ts';
 import { importSeeds, pageWaitForSnapshot } from './library-import.ts';
 import { SnippetGen } from './library-snippets.ts';
-import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
+import { argValue, runSectionAlone } from './server.ts';
 import { line, ms, round, stats, type Stats } from './stats.ts';
 import { stopWorkersOf } from './worker-control.ts';
 
@@ -231,18 +230,13 @@ function pageEcho(): Promise<number> {
 // Standalone run: serve a build, launch Chromium, run the section.
 
 async function standalone(): Promise<number> {
-  const root = repoRoot();
-  const dist = distFolder(root);
-  const port = Number(process.env.BENCH_SEARCH_PORT || 4186);
   const sizes = (argValue('--sizes') ?? '10000,100000').split(',').map(Number);
-  const server = await serveBuild(root, dist, port);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
+  return runSectionAlone(Number(process.env.BENCH_SEARCH_PORT || 4186), async (browser, origin) => {
     const stopWorkers = stopWorkersOf();
     const log = (text = '') => console.log(text);
     const result = await runSearchBench({
       browser,
-      origin: `http://localhost:${port}`,
+      origin,
       stopWorkers,
       sizes,
       log,
@@ -251,11 +245,7 @@ async function standalone(): Promise<number> {
         : {}),
     });
     if (process.argv.includes('--json')) console.log(JSON.stringify(result));
-    return 0;
-  } finally {
-    await browser.close();
-    server.kill();
-  }
+  });
 }
 
 if (process.argv[1] && /^search(-[^/]*)?\.(ts|mjs|js)$/.test(basename(process.argv[1]))) process.exitCode = await standalone();

@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 
 /** The repository root: the nearest folder above this file (or its bundle) with Tessera's package.json. */
 export function repoRoot(): string {
@@ -65,4 +67,22 @@ export function freePort(): Promise<number> {
       probe.close(() => resolvePromise(port));
     });
   });
+}
+
+/**
+ * A section run on its own: serves the build (`distFolder`) on `port`, launches Chromium, runs `section`
+ * with the browser and the origin, and stops both however it ends. The process's exit code: 0.
+ */
+export async function runSectionAlone(port: number, section: (browser: Browser, origin: string, dist: string) => Promise<void>): Promise<number> {
+  const root = repoRoot();
+  const dist = distFolder(root);
+  const server = await serveBuild(root, dist, port);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    await section(browser, `http://localhost:${port}`, dist);
+    return 0;
+  } finally {
+    await browser.close();
+    server.kill();
+  }
 }

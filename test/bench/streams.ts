@@ -16,11 +16,9 @@
  *  2. reading one asset: `rpc().getAsset(id)` (MessageChannel + comlink) against `fetch('/api/asset/{id}')`
  *     until the JSON is parsed, interleaved (which goes first alternates), and the ratio of their p50s.
  */
-import { resolve } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
+import type { Page } from 'playwright-core';
 import { fragmentSeed } from '../support/seeds.ts';
-import { freePort, repoRoot, serveBuild } from './server.ts';
+import { freePort, runSectionAlone } from './server.ts';
 import { line, stats, type Stats } from './stats.ts';
 
 export type { Stats };
@@ -197,15 +195,10 @@ export async function benchStreams(args: { page: Page; ids: string[]; log: (text
 // Alone: node .bench/streams.mjs --dist <build>   (BENCH_STREAMS_PORT, else a free loopback port)
 
 async function standalone(): Promise<number> {
-  const dir = repoRoot();
-  const i = process.argv.indexOf('--dist');
-  const dist = resolve(dir, (i > 0 && process.argv[i + 1]) || process.env.TESSERA_DIST || 'dist');
   const port = Number(process.env.BENCH_STREAMS_PORT) || (await freePort());
-  const server = await serveBuild(dir, dist, port);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
+  return runSectionAlone(port, async (browser, origin, dist) => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`http://localhost:${port}/?ui=off`);
+    await page.goto(`${origin}/?ui=off`);
     await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
     const bodies = Array.from({ length: 200 }, (_, n) => JSON.stringify(fragmentSeed(`def f${n}(x):\n    return x * ${n}\n`, undefined, { specific: 'py' })));
     const ids = await page.evaluate(async (bodies) => {
@@ -218,11 +211,7 @@ async function standalone(): Promise<number> {
     }, bodies);
     console.log(`Tessera streams and RPC benchmark — Chromium ${browser.version()}, build ${dist}`);
     await benchStreams({ page, ids, log: (text = '') => console.log(text), phase: (title) => console.log(`\n${title}`) });
-    return 0;
-  } finally {
-    await browser.close();
-    server.kill();
-  }
+  });
 }
 
 if (/streams\.(m?js|ts)$/.test(process.argv[1] ?? '')) process.exitCode = await standalone();
