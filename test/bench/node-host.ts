@@ -28,6 +28,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import type { Seed } from '@pieces.app/pieces-os-client';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { startHostProcess, type HostProcess } from '../support/node-host.ts';
@@ -186,8 +187,8 @@ interface HostRun {
   /** A starter on a fresh, empty store (the search library). */
   fresh: () => Promise<(port: number) => Promise<HostProcess>>;
   basePort: number;
-  sequentialSeeds: readonly import('@pieces.app/pieces-os-client').Seed[];
-  inFlightSeeds: readonly import('@pieces.app/pieces-os-client').Seed[];
+  sequentialSeeds: readonly Seed[];
+  inFlightSeeds: readonly Seed[];
   size: number;
   seed: number;
   log: (line?: string) => void;
@@ -214,8 +215,9 @@ async function measureHost(run: HostRun): Promise<NodeHostRow> {
   } finally {
     await Promise.all(hosts.splice(0).map((h) => h.stop()));
   }
+  let c: HostProcess | undefined;
   try {
-    const c = await (await run.fresh())(run.basePort + 2);
+    c = await (await run.fresh())(run.basePort + 2);
     hosts.push(c);
     // The search bench's library and queries at this size: one generator, the queries drawn after the seeds.
     const gen = new SnippetGen(run.seed + run.size, 0);
@@ -224,6 +226,9 @@ async function measureHost(run: HostRun): Promise<NodeHostRow> {
     const [first] = await searchEach(c.url, queries.slice(0, 1));
     const timed = (await searchEach(c.url, queries)).slice(SEARCH_WARMUP);
     row.search = { assets: run.size, importSeconds: round(importSeconds), firstSearchMs: round(first!.total), endToEnd: stats(timed.map((t) => t.total)), rank: stats(timed.map((t) => t.rank)) };
+  } catch (error) {
+    // What the host printed says why (it may have died).
+    throw new Error(`${run.host}, search at ${run.size}: ${error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ''}` : String(error)}\nthe host printed:\n${c?.output().slice(-3000) ?? '(it did not start)'}`);
   } finally {
     await Promise.all(hosts.splice(0).map((h) => h.stop()));
   }
