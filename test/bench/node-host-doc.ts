@@ -1,5 +1,5 @@
 /** docs/performance.md's section for the Node host beside the browser (test/bench/node-host.ts's figures). */
-import { code, num, table, time } from './doc-format.ts';
+import { code, num, table, time } from './markdown-tables.ts';
 import type { RankFigures } from './node-host-fts.ts';
 import type { NodeHostBenchResult, NodeHostRow } from './node-host.ts';
 import type { Stats } from './stats.ts';

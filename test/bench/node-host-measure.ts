@@ -8,7 +8,7 @@
 import { AssetsApi, Configuration, type Seed } from '@pieces.app/pieces-os-client';
 import { openSocket, wsUrl } from '../support/node-host.ts';
 import { fragmentSeed } from '../support/seeds.ts';
-import type { SnippetGen } from './search.ts';
+import type { SnippetGen } from './library-snippets.ts';
 
 /** Seeds whose language the classifier decides (as the browser bench's creates), from the search bench's generator. */
 export function createSeeds(gen: SnippetGen, count: number): Seed[] {

@@ -1,6 +1,5 @@
-/** Markdown formatting of bench figures, shared by docs/performance.md's sections (performance-doc.ts, node-host-doc.ts). */
-import type { LatencyStats } from './search.ts';
-import { ms } from './stats.ts';
+/** Figures and tables as docs/performance.md writes them (performance-doc.ts and its sections). */
+import { ms, type Stats as LatencyStats } from './stats.ts';
 
 export const num = (x: number, digits = 0) => x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 export const sec = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} s`;
@@ -23,6 +22,11 @@ export function verdict(value: number | undefined, target: number, kind: 'max' |
   if (value === undefined || !Number.isFinite(value)) return `${sign} ${target}${unit}: not measured`;
   const ok = kind === 'max' ? value <= target : value >= target;
   return `${sign} ${target}${unit}: ${ok ? 'met' : '**NOT met**'}`;
+}
+
+/** `p50 ≤ 50 ms: met; p95 ≤ 50 ms: NOT met`: both percentiles against one ceiling in milliseconds. */
+export function percentileVerdicts(s: { p50: number; p95: number }, targetMs: number): string {
+  return `p50 ${verdict(s.p50, targetMs, 'max', ' ms')}; p95 ${verdict(s.p95, targetMs, 'max', ' ms')}`;
 }
 
 export const STATS_HEAD = ['what', 'n', 'p50', 'p95', 'mean', 'max'];
