@@ -19,6 +19,8 @@ import type { BackupBrowserResult } from './backup-browser.ts';
 import type { BuildSizes } from './build-size.ts';
 import type { EmbeddedBenchResult } from './embedded.ts';
 import type { EmbeddingBenchResult } from './embedding.ts';
+import type { NodeHostBenchResult } from './node-host.ts';
+import { nodeHostSection } from './node-host-doc.ts';
 import type { RelevanceLatency } from './relevance.ts';
 import type { RelevanceQuality } from './relevance-quality.ts';
 import type { SearchBenchResult } from './search.ts';
@@ -71,6 +73,7 @@ export interface BenchResults {
   searchQuality?: QualityResult;
   relevanceQuality?: RelevanceQuality;
   backup?: BackupBenchRow[];
+  nodeHost?: NodeHostBenchResult;
   totalSeconds?: number;
   error?: string;
 }
@@ -262,6 +265,7 @@ export function renderFigures(results: BenchResults): string {
     ['Embedding in the worker', embeddingSection(results.embedding)],
     ['The app', appSection(results.app)],
     ['Backup and restore', backupSection(results.backupBrowser, results.backup)],
+    ['The Node host beside the browser', nodeHostSection(results.nodeHost)],
     ['Quality on CoSQA', qualitySection(results.searchQuality, results.relevanceQuality)],
     ['Language detection', detectSection(results.detectAccuracy)],
   ];

@@ -36,6 +36,9 @@
  *     in the page) against the bare search fetch of the same queries, at each size; and the first rows
  *     after a reload at 10,000 (navigation start to the first frame with a row) against `GET /api/library`
  *     alone; with where the time goes (test/bench/app.ts; targets 50 ms and 300 ms at 10,000);
+ *  4g. the Node host on PGlite and PostgreSQL (DATABASE_URL; skipped, with the reason, without it) beside
+ *     the worker: creates, search at 100,000, write-to-frame across two instances, and PostgreSQL's
+ *     full-text ranking on CoSQA (test/bench/node-host.ts);
  *  5. test/bench/detect-accuracy.ts (language detection accuracy, in Node);
  *  6. search quality: nDCG@10 of GET /assets/search on CoSQA (test/bench/search-quality.ts, in Node);
  *  7. relevance quality: nDCG@10, MRR@10, Recall@10/100 of POST /qgpt/relevance database:true on CoSQA,
@@ -71,7 +74,8 @@ import { runAppBench } from './app.ts';
 import { runEmbeddingBench } from './embedding.ts';
 import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
-import { runSearchBench } from './search.ts';
+import { runNodeHostBench } from './node-host.ts';
+import { runSearchBench, type SearchBenchResult } from './search.ts';
 import { distFolder, repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
@@ -353,6 +357,9 @@ async function main(): Promise<number> {
     // 4f. The app: keystroke -> results shown, first rows after a reload: test/bench/app.ts.
     results.app = await runAppBench({ browser, origin, log, seed: SEED });
     noteLoad('app');
+    // 4g. The Node host on PGlite and PostgreSQL beside the worker's figures: test/bench/node-host.ts.
+    results.nodeHost = await runNodeHostBench({ browser, origin, log, seed: SEED, browserSearch: results.search as SearchBenchResult, browserStreams: results.streams as Awaited<ReturnType<typeof benchStreams>> });
+    noteLoad('nodeHost');
     Object.assign(results.meta as Record<string, unknown>, { foreignCpuPercent: foreign, loadavgEnd: loadavg().map((x) => Math.round(x * 100) / 100) });
     log(`\nChromium part done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const shares = Object.entries(foreign).map(([k, v]) => `${k} ${v === undefined ? '?' : `${v.toFixed(1)}%`}`).join(', ');

@@ -4,12 +4,23 @@
  * every response checked against the contract.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetApi, AssetsApi, Configuration, QGPTApi, WellKnownApi } from '@pieces.app/pieces-os-client';
 import WebSocket from 'ws';
 import { checkResponse } from './responses.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The repository: the nearest folder above this file with bin/tessera.mjs (this file may be bundled, as by the bench). */
+const ROOT = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'bin', 'tessera.mjs'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('bin/tessera.mjs not found above this file');
+    dir = up;
+  }
+  return dir;
+})();
 
 export interface HostProcess {
   url: string;

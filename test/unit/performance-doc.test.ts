@@ -41,7 +41,7 @@ describe('docs/performance.md from the bench results', () => {
 
   it('keeps every section heading, saying when the run did not measure it', () => {
     const md = renderFigures({});
-    for (const title of ['The run', 'Headline figures', 'Sizes of the build', 'Worker start', 'Search', 'Relevance', 'The app', 'Backup and restore', 'Quality on CoSQA', 'Language detection']) {
+    for (const title of ['The run', 'Headline figures', 'Sizes of the build', 'Worker start', 'Search', 'Relevance', 'The app', 'Backup and restore', 'The Node host beside the browser', 'Quality on CoSQA', 'Language detection']) {
       expect(md.split('\n')).toContain(`## ${title}`);
     }
     expect(md).toContain('## Search\n\nNot measured in this run.');
@@ -63,6 +63,33 @@ describe('docs/performance.md from the bench results', () => {
       { sample: 'development sample', snippets: 100, signatures: [0.99, 0.2], chosen: [1, 30.5] },
       { sample: 'held-out sample', snippets: 50, chosen: [0.98, 28] },
     ]);
+  });
+
+  it('puts the Node host beside the browser with n on every figure, a p95 only from 20, and says why PostgreSQL was skipped', () => {
+    const rank = { ndcg10: 0.42, mrr10: 0.36, recall10: 0.6, answered: 500, queryMsMean: 8 };
+    const md = renderFigures({
+      nodeHost: {
+        settings: { createWarmup: 10, clients: 8, searchWarmup: 20, frameWarmup: 10 },
+        rows: [
+          { host: 'browser', create: { sequential: stat(13, 26, 200), inFlight: { clients: 8, assets: 400, ms: 5000, perSecond: 80 } } },
+          {
+            host: 'pglite',
+            create: { sequential: stat(20, 115, 200), inFlight: { clients: 8, assets: 400, ms: 19000, perSecond: 21 } },
+            search: { assets: 100_000, importSeconds: 90, firstSearchMs: 4000, endToEnd: stat(20, 68, 12), rank: stat(0.2, 0.3, 12) },
+            streamNote: 'one process per data folder: no second instance',
+          },
+          { host: 'postgres', skipped: 'DATABASE_URL is not set' },
+        ],
+        fullText: { engine: 'pglite', queries: 500, functions: 6267, tessera: rank, websearch: { ...rank, ndcg10: 0.0066, answered: 13 }, anyWord: { ...rank, ndcg10: 0.1495 }, pgvector: false },
+      },
+    });
+    expect(md.split('\n')).toContain('## The Node host beside the browser');
+    expect(md).toContain('| create p50, official SDK, one client (classifier on each) | 13.0 ms (n=200) | 20.0 ms (n=200) | skipped |');
+    expect(md).toContain('| search p95 at 100,000, end to end | not measured | – (n=12) | skipped |');
+    expect(md).toContain('| creates with 8 clients in flight | 80 assets/s (n=400) | 21 assets/s (n=400) | skipped |');
+    expect(md).toContain('The Node host, PostgreSQL column was skipped: DATABASE_URL is not set.');
+    expect(md).toContain('PostgreSQL\'s full text ranks these queries at nDCG@10 0.1495 at best, against 0.4200');
+    expect(md).toContain('pgvector is not available on this server');
   });
 
   it('docs/performance.md has the markers once each, in order', () => {
