@@ -25,6 +25,7 @@ import type { QualityResult } from './search-quality.ts';
 import { repoRoot } from './server.ts';
 import { ms } from './stats.ts';
 import type { benchStreams } from './streams.ts';
+import type { UncachedReads } from './uncached.ts';
 
 /** What test/bench/run.ts writes to .bench/results.json; every section is missing when the run did not reach it. */
 export interface BenchResults {
@@ -57,6 +58,7 @@ export interface BenchResults {
   };
   coldStart?: { asset: LatencyStats; echo: LatencyStats; create: LatencyStats; unconfirmedStops: number };
   streams?: Awaited<ReturnType<typeof benchStreams>>;
+  uncached?: UncachedReads;
   search?: SearchBenchResult;
   relevanceLatency?: RelevanceLatency;
   embedding?: EmbeddingBenchResult;
@@ -100,6 +102,9 @@ function verdict(value: number | undefined, target: number, kind: 'max' | 'min',
   return `${sign} ${target}${unit}: ${ok ? 'met' : '**NOT met**'}`;
 }
 
+/** Issue 17's target for listing 1,000 assets without their contents. */
+const LIST_TARGET_MS = 60;
+
 const STATS_HEAD = ['what', 'n', 'p50', 'p95', 'mean', 'max'];
 function statsRow(what: string, s: LatencyStats | undefined, unit: (x: number) => string = time): string[] {
   if (!s || s.n === 0) return [what, '0', '–', '–', '–', '–'];
@@ -132,7 +137,7 @@ function runSection(r: BenchResults): string {
 
 function headline(r: BenchResults): string {
   const rows: string[][] = [];
-  const { read, create, coldStart, list, streams, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
+  const { read, create, coldStart, list, streams, uncached, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
   if (read) {
     rows.push([
       `${code('GET /api/asset/{id}')} against the bare echo route of the same worker (the transport floor), ${num(read.librarySize)} assets`,
@@ -152,9 +157,10 @@ function headline(r: BenchResults): string {
   if (list) {
     rows.push([
       `${code('GET /api/assets?transferables=false')}, ${num(list.assets)} assets (${mb(list.transferablesFalse.bodyBytes / 1e6)})`,
-      `p50 ${time(list.transferablesFalse.p50)} (with content, ${mb(list.transferablesTrue.bodyBytes / 1e6)}: ${time(list.transferablesTrue.p50)})`,
-      `${num(list.transferablesFalse.n)} each`,
-      '–',
+      `p50 ${time(list.transferablesFalse.p50)} (with content, ${mb(list.transferablesTrue.bodyBytes / 1e6)}: ${time(list.transferablesTrue.p50)})` +
+        (uncached ? `; without the asset cache p50 ${time(uncached.list.p50)}` : ''),
+      `${num(list.transferablesFalse.n)} each${uncached ? `; ${num(uncached.list.n)}` : ''}`,
+      `p50 ${verdict(list.transferablesFalse.p50, LIST_TARGET_MS, 'max', ' ms')}` + (uncached ? `; without the cache ${verdict(uncached.list.p50, LIST_TARGET_MS, 'max', ' ms')}` : ''),
     ]);
   }
   if (coldStart) {
@@ -171,6 +177,15 @@ function headline(r: BenchResults): string {
     const o = streams.readOneAsset;
     rows.push([
       `${code('rpc().getAsset(id)')} against ${code('fetch')} + ${code('json()')}`,
+      `p50 ${ms(o.rpc.p50)} vs ${ms(o.fetch.p50)}: ${ratio(o.ratio.p50)}`,
+      `${num(o.rpc.n)} pairs`,
+      `p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}`,
+    ]);
+  }
+  if (uncached) {
+    const o = uncached.rpc;
+    rows.push([
+      `${code('rpc().getAsset(id)')} against ${code('fetch')} + ${code('json()')}, both reading IndexedDB (no asset cache)`,
       `p50 ${ms(o.rpc.p50)} vs ${ms(o.fetch.p50)}: ${ratio(o.ratio.p50)}`,
       `${num(o.rpc.n)} pairs`,
       `p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}`,
@@ -367,6 +382,25 @@ function streamsSection(s: BenchResults['streams']): string | undefined {
     table(STATS_HEAD, [statsRow(`${code('rpc().getAsset(id)')} (MessageChannel, comlink)`, o.rpc), statsRow(`${code('fetch(\'/api/asset/{id}\')')} + ${code('json()')}`, o.fetch)]),
     '',
     `fetch / rpc: p50 ${ratio(o.ratio.p50)}, p95 ${ratio(o.ratio.p95)} (target p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}).`,
+  ].join('\n');
+}
+
+function uncachedSection(u: UncachedReads | undefined): string | undefined {
+  if (!u) return undefined;
+  return [
+    '## Reads without the asset cache',
+    '',
+    `The same library and page, the worker registered as ${code('/sw.js?asset-cache=off')} (it keeps nothing it read, so every read builds from IndexedDB), after the cached figures above:`,
+    '',
+    table(STATS_HEAD, [
+      statsRow(`${code('GET /api/assets?transferables=false')}, ${num(u.list.assets)} assets (${mb(u.list.bodyBytes / 1e6)})`, u.list),
+      statsRow(`${code('GET /api/asset/{id}')}, ${num(u.librarySize)} assets`, u.read.asset),
+      statsRow(`${code('GET /api/__echo')}, interleaved with it`, u.read.echo),
+      statsRow(`${code('rpc().getAsset(id)')}`, u.rpc.rpc),
+      statsRow(`${code('fetch(\'/api/asset/{id}\')')} + ${code('json()')}, interleaved with it`, u.rpc.fetch),
+    ]),
+    '',
+    `Read against echo: p50 ${ratio(u.read.ratio.p50)}, p95 ${ratio(u.read.ratio.p95)}. fetch / rpc: p50 ${ratio(u.rpc.ratio.p50)}, p95 ${ratio(u.rpc.ratio.p95)} (target p50 ${verdict(u.rpc.ratio.p50, u.rpc.ratio.target, 'min', '×')}).`,
   ].join('\n');
 }
 
@@ -619,6 +653,7 @@ export function renderFigures(results: BenchResults): string {
     ['Reading, writing and listing', readWriteSection(results)],
     ['Worker start', coldStartSection(results.coldStart)],
     ['Live streams and the RPC path', streamsSection(results.streams)],
+    ['Reads without the asset cache', uncachedSection(results.uncached)],
     ['Search', searchSection(results.search)],
     ['Relevance', relevanceSection(results.relevanceLatency)],
     ['Embedding in the worker', embeddingSection(results.embedding)],

@@ -21,7 +21,8 @@
  *  3. listing at 1,000 assets (`GET /api/assets?transferables=false|true`);
  *  4. worker cold start (stopped through CDP) to the first answer;
  *  4b. live streams: write-to-frame latency in another tab, and the RPC path against fetch for reading one
- *     asset, as a ratio (test/bench/streams.ts);
+ *     asset, as a ratio (test/bench/streams.ts); then the listing, the read against echo and the RPC path
+ *     again without the asset cache (test/bench/uncached.ts);
  *  4c. search at 10,000 and 100,000 generated snippets, each in a fresh context: p50/p95 in the worker
  *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts); on the
  *     same 10,000-asset library, in the same page: relevance latency, the first relevance call after the
@@ -76,6 +77,8 @@ import { runSearchBench } from './search.ts';
 import { distFolder, repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
+import { pageList, pageReadInterleaved } from './page-reads.ts';
+import { benchUncachedReads } from './uncached.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Settings
@@ -91,7 +94,7 @@ const IDB_SAMPLES = 300;
 const LIST_TARGET = 1000;
 const LIST_BATCH = 20;
 const LIST_WARMUP = 2; // per variant
-const LIST_SAMPLES = 12; // per variant
+const LIST_SAMPLES = 20; // per variant (a p95 needs 20)
 const COLD_SAMPLES = 10; // per route
 const COLD_CREATE_SAMPLES = 5;
 
@@ -508,46 +511,6 @@ function pageCreateBatches(args: { bodies: string[]; batch: number }): Promise<{
   })();
 }
 
-/** `GET /api/asset/{id}` and `GET /api/__echo` alternately (which goes first alternates too). */
-function pageReadInterleaved(args: { ids: string[]; warmup: number; samples: number; seed: number }): Promise<{ asset: number[]; echo: number[]; assetBytes: number }> {
-  return (async () => {
-    let s = args.seed >>> 0;
-    const rnd = () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 4294967296;
-    };
-    const timed = async (url: string): Promise<[number, number]> => {
-      const t0 = performance.now();
-      const response = await fetch(url);
-      const text = await response.text();
-      const t = performance.now() - t0;
-      if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${text.slice(0, 300)}`);
-      return [t, text.length];
-    };
-    const asset: number[] = [];
-    const echo: number[] = [];
-    let assetBytes = 0;
-    for (let i = 0; i < args.warmup + args.samples; i++) {
-      const id = args.ids[Math.floor(rnd() * args.ids.length)];
-      let a: [number, number];
-      let e: [number, number];
-      if (i % 2 === 0) {
-        a = await timed(`/api/asset/${id}`);
-        e = await timed('/api/__echo');
-      } else {
-        e = await timed('/api/__echo');
-        a = await timed(`/api/asset/${id}`);
-      }
-      if (i >= args.warmup) {
-        asset.push(a[0]);
-        echo.push(e[0]);
-        assetBytes += a[1];
-      }
-    }
-    return { asset, echo, assetBytes: assetBytes / args.samples };
-  })();
-}
-
 /**
  * Diagnostic: the records `GET /api/asset/{id}` reads, read directly from the worker's IndexedDB in the
  * page. "mirror": like the worker (a transaction over every store, asset then format + content, wait for
@@ -595,28 +558,6 @@ function pageIdbRead(args: { ids: string[]; samples: number }): Promise<{ mirror
 }
 
 /** The listing, both variants alternately; time until the body is read, and the body size. */
-function pageList(args: { warmup: number; samples: number }): Promise<{ plain: number[]; transferables: number[]; plainBytes: number; transferablesBytes: number; count: number }> {
-  return (async () => {
-    const out = { plain: [] as number[], transferables: [] as number[], plainBytes: 0, transferablesBytes: 0, count: 0 };
-    for (let i = 0; i < args.warmup + args.samples; i++) {
-      for (const t of i % 2 === 0 ? [false, true] : [true, false]) {
-        const t0 = performance.now();
-        const response = await fetch(`/api/assets?transferables=${t}`);
-        const text = await response.text();
-        const elapsed = performance.now() - t0;
-        if (!response.ok) throw new Error(`list: ${response.status} ${text.slice(0, 300)}`);
-        if (i >= args.warmup) (t ? out.transferables : out.plain).push(elapsed);
-        if (t) out.transferablesBytes = text.length;
-        else {
-          out.plainBytes = text.length;
-          out.count = JSON.parse(text).iterable.length;
-        }
-      }
-    }
-    return out;
-  })();
-}
-
 /** One timed request (for cold starts). */
 function pageTimedOnce(args: { url: string; method: string; body?: string }): Promise<number> {
   return (async () => {
@@ -938,6 +879,9 @@ async function main(): Promise<number> {
     // 4b. Live streams (write-to-frame in another tab) and the RPC path against fetch: test/bench/streams.ts.
     results.streams = await benchStreams({ page, ids, log, phase });
     noteLoad('streams');
+    // 4b'. The same reads without the asset cache (a worker registered with it off): test/bench/uncached.ts.
+    results.uncached = await benchUncachedReads({ page, ids, seed: SEED, log, phase });
+    noteLoad('uncached');
     // 4c. Search at 10,000 and 100,000 assets, and the first search after a stop: test/bench/search.ts.
     const controls = new WeakMap<Page, WorkerControl>();
     const stopWorkers = async (p: Page) => {

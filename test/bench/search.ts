@@ -28,6 +28,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { APPLICATION } from '../support/seeds.ts';
 import { measureRelevanceLatency } from './relevance.ts';
 import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
+import { ms, stats as sharedStats } from './stats.ts';
 
 export interface LatencyStats {
   n: number;
@@ -439,15 +440,12 @@ export class SnippetGen {
 
 // ---------------------------------------------------------------------------------------------------
 
+/** The shared statistics (test/bench/stats.ts) of the finite samples: a failed measurement is NaN. */
 function stats(samples: readonly number[]): LatencyStats {
-  const sorted = samples.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (sorted.length === 0) return { n: 0, p50: NaN, p95: NaN, mean: NaN, max: NaN };
-  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-  return { n: sorted.length, p50: round(q(0.5)), p95: round(q(0.95)), mean: round(sorted.reduce((s, x) => s + x, 0) / sorted.length), max: round(sorted[sorted.length - 1]!) };
+  return sharedStats(samples.filter((x) => Number.isFinite(x)));
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
-const ms = (x: number) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)} ms` : 'n/a');
 
 function line(label: string, s: LatencyStats, extra = ''): string {
   return `${label.padEnd(44)} p50 ${ms(s.p50).padStart(9)}   p95 ${ms(s.p95).padStart(9)}   mean ${ms(s.mean).padStart(9)}   max ${ms(s.max).padStart(9)}   (n=${s.n}${extra})`;

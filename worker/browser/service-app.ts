@@ -1,4 +1,5 @@
 import { createApp } from '../core/app.ts';
+import { AssetCache } from '../core/assets/asset-cache.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { fetchModelFiles } from '../core/assets/language/vscode-model.ts';
 import { withDefaults, type Context } from '../core/deps.ts';
@@ -25,7 +26,10 @@ export async function createServiceApp(base: string): Promise<ServiceApp> {
   const embedder = new DeferredEmbedder(() => createBrowserEmbedder()); // probes /models/ when first needed
   const feed = new BroadcastFeed();
   const classifier = createLanguageClassifier({ modelFiles: fetchModelFiles(LANGUAGE_MODEL_URL) });
-  const ctx = withDefaults({ store, feed, classifier, base, embedder, files: new BrowserFileSource(store) });
+  // `/sw.js?asset-cache=off`: a worker that keeps nothing it read, so every read goes to IndexedDB (the
+  // bench measures reads both ways).
+  const assetCache = new URL(self.location.href).searchParams.get('asset-cache') === 'off' ? new AssetCache(feed, 0) : undefined;
+  const ctx = withDefaults({ store, feed, classifier, base, embedder, files: new BrowserFileSource(store), ...(assetCache ? { assetCache } : {}) });
   const app = createApp(ctx);
   return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };
 }

@@ -2,7 +2,7 @@ import { Hono } from 'hono/quick';
 import { createAsset } from '../assets/create.ts';
 import { draftSeed } from '../assets/draft.ts';
 import { importAssets } from '../assets/import.ts';
-import { getAsset, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
+import { getAsset, getFormats, listAssetsBody, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
 import { deleteAsset } from '../assets/remove.ts';
 import type { Context } from '../deps.ts';
 import { SeedSchema, SeedsSchema } from '../model/schemas.ts';
@@ -27,7 +27,7 @@ export function assetsRoutes(ctx: Context) {
   app.get('/', async (c) => {
     const options = { ...transferables(c), pseudo: queryFlag(c, 'pseudo', false) };
     if (queryFlag(c, 'suggested', false)) return c.json(await suggestedAssets(ctx, options));
-    return c.json(await listAssets(ctx, options));
+    return c.body(await listAssetsBody(ctx, options), 200, { 'content-type': 'application/json' });
   });
   app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
   app.get('/:asset/formats', async (c) => c.json(await getFormats(ctx, c.req.param('asset'), transferables(c))));
