@@ -26,7 +26,7 @@
  *  4c. search at 10,000 and 100,000 generated snippets, each in a fresh context: p50/p95 in the worker
  *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts); on the
  *     same 10,000-asset library, in the same page: relevance latency, the first relevance call after the
- *     import (embeds every asset) and the first after a worker stop (test/bench/relevance.ts);
+ *     import (what the background has not embedded yet) and the first after a worker stop (test/bench/relevance.ts);
  *  4d. embedding inference in the worker with a generated MiniLM-shaped model: load time, ms a 100-token
  *     snippet, and echo pings while a batch embeds against idle ones (test/bench/embedding.ts);
  *  4e. backup of 10,000 assets and its restore into a fresh profile: time, peak memory of the worker and

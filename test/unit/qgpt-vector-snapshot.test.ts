@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Context } from '../../worker/core/deps.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { VECTOR_SNAPSHOT_ID, snapshotRecords, takeVectorSnapshot } from '../../worker/core/qgpt/vector-snapshot.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
-import type { SnippetRecord } from '../../worker/core/store/records.ts';
-import type { CollectionName, Store } from '../../worker/core/store/store.ts';
+import type { CollectionName, SnippetRecord } from '../../worker/core/store/records.ts';
+import type { Store } from '../../worker/core/store/store.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 
@@ -111,3 +111,25 @@ describe('the vector snapshot', () => {
 async function saveSnapshotOf(api: TestApi, embedder: Embedder): Promise<void> {
   await vectorIndexFor({ store: api.store, embedder } as Context).saveSnapshot();
 }
+
+describe('the vector index following writes', () => {
+  it('embeds what is written in the background once told to follow, before any relevance call', async () => {
+    const embedded: string[] = [];
+    const embedder = countingEmbedder(embedded);
+    const api = await createTestApi({ embedder });
+    await api.create(fragmentSeed(YAML_SNIPPET));
+    const library = async () => (await api.get('/embeddings/library')).json<{ embedded: number; pending: number }>();
+    expect((await library()).embedded).toBe(0); // this makes the app's vector index, which follows() below reaches
+    await api.create(fragmentSeed(CSV_SNIPPET));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(embedded).toEqual([]); // not following yet: nothing embedded without a relevance call
+    vectorIndexFor({ store: api.store, embedder } as Context).follow();
+    await api.create(fragmentSeed(RETRY_SNIPPET));
+    await vi.waitFor(async () => expect((await library()).embedded).toBe(3), { timeout: 5000, interval: 50 });
+    expect(embedded.filter((t) => t.includes('load_config') || t.includes('write_rows') || t.includes('retryWithBackoff'))).toHaveLength(3);
+    // The first relevance call finds them embedded: it embeds only its query.
+    embedded.length = 0;
+    expect((await ask(api, 'write csv rows')).relevant.iterable).not.toHaveLength(0);
+    expect(embedded).toEqual(['write csv rows']);
+  });
+});

@@ -4,6 +4,7 @@ import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { fetchModelFiles } from '../core/assets/language/vscode-model.ts';
 import { withDefaults, type Context } from '../core/deps.ts';
 import { DeferredEmbedder } from '../core/embed/select.ts';
+import { vectorIndexFor } from '../core/qgpt/vectors.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
 import { createBrowserEmbedder } from './embedder-host.ts';
@@ -30,6 +31,8 @@ export async function createServiceApp(base: string): Promise<ServiceApp> {
   // bench measures reads both ways).
   const assetCache = new URL(self.location.href).searchParams.get('asset-cache') === 'off' ? new AssetCache(feed, 0) : undefined;
   const ctx = withDefaults({ store, feed, classifier, base, embedder, files: new BrowserFileSource(store), ...(assetCache ? { assetCache } : {}) });
+  // Writes are embedded as they land, so the first relevance call after an import does not embed the library.
+  vectorIndexFor(ctx).follow();
   const app = createApp(ctx);
   return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };
 }

@@ -9,7 +9,9 @@
  *   call never misses a committed asset, even one written just before the worker stopped. When the log no
  *   longer reaches back, or the active embedder differs from the one that made the stored vectors, it
  *   reconciles the whole library instead (re-embedding everything after an embedder change).
- * - While loaded it follows the feed, so writes are embedded in the background soon after they commit.
+ * - While loaded it follows the feed, so writes are embedded in the background soon after they commit;
+ *   after `follow()` (the hosts call it at start) it does so before any relevance call loaded it, so the
+ *   first relevance call after an import finds the library embedded.
  *   Only a change to what is embedded (the text formats and the name) is embedded again: each record keeps
  *   a `contentKey`, so a score increment, an export or a tag link (which log the asset as updated) costs
  *   a read of its text, not an embedding.
@@ -75,13 +77,19 @@ export class VectorIndex {
   private readonly exclusive = exclusive();
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
+  private following = false;
   /** The seq of the snapshot stored (loaded or written), -1 when none is known. */
   private snapshotSeq = -1;
 
   constructor(private ctx: Context) {
     ctx.feed.subscribe(() => {
-      if (this.loaded) this.scheduleSync();
+      if (this.loaded || this.following) this.scheduleSync();
     });
+  }
+
+  /** From now on, every committed change is embedded in the background, loaded or not. */
+  follow(): void {
+    this.following = true;
   }
 
   /** Every committed asset's snippet vectors: by asset id, and as one matrix to scan. */
