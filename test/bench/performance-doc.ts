@@ -26,6 +26,7 @@ import { repoRoot } from './server.ts';
 import { ms } from './stats.ts';
 import type { benchStreams } from './streams.ts';
 import type { UncachedReads } from './uncached.ts';
+import type { SdkCreates } from './sdk-creates.ts';
 
 /** What test/bench/run.ts writes to .bench/results.json; every section is missing when the run did not reach it. */
 export interface BenchResults {
@@ -59,6 +60,7 @@ export interface BenchResults {
   coldStart?: { asset: LatencyStats; echo: LatencyStats; create: LatencyStats; unconfirmedStops: number };
   streams?: Awaited<ReturnType<typeof benchStreams>>;
   uncached?: UncachedReads;
+  sdkCreates?: SdkCreates;
   search?: SearchBenchResult;
   relevanceLatency?: RelevanceLatency;
   embedding?: EmbeddingBenchResult;
@@ -137,7 +139,7 @@ function runSection(r: BenchResults): string {
 
 function headline(r: BenchResults): string {
   const rows: string[][] = [];
-  const { read, create, coldStart, list, streams, uncached, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
+  const { read, create, coldStart, list, streams, uncached, sdkCreates, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
   if (read) {
     rows.push([
       `${code('GET /api/asset/{id}')} against the bare echo route of the same worker (the transport floor), ${num(read.librarySize)} assets`,
@@ -152,6 +154,15 @@ function headline(r: BenchResults): string {
       `p50 ${ms(create.p50)}, p95 ${ms(create.p95)}${coldStart ? `; first create after a worker stop p50 ${time(coldStart.create.p50)} (loads the language model's script and weights)` : ''}`,
       `${num(create.n)}${coldStart ? `; ${num(coldStart.create.n)} stops` : ''}`,
       '–',
+    ]);
+  }
+  if (sdkCreates) {
+    const c = sdkCreates;
+    rows.push([
+      `official SDK creates (${code('assetsCreateNewAsset')}), ${c.inFlight} in flight, language detection on`,
+      `${num(c.sdk.perSecond)} assets/s (the same by plain ${code('fetch')}, alternating rounds: ${num(c.fetch.perSecond)} assets/s)`,
+      `${num(c.sdk.creates)}; ${num(c.fetch.creates)}`,
+      verdict(c.sdk.perSecond, 500, 'min', ' assets/s'),
     ]);
   }
   if (list) {

@@ -22,7 +22,8 @@
  *  4. worker cold start (stopped through CDP) to the first answer;
  *  4b. live streams: write-to-frame latency in another tab, and the RPC path against fetch for reading one
  *     asset, as a ratio (test/bench/streams.ts); then the listing, the read against echo and the RPC path
- *     again without the asset cache (test/bench/uncached.ts);
+ *     again without the asset cache (test/bench/uncached.ts); creates through the official SDK, 8 in flight
+ *     (test/bench/sdk-creates.ts);
  *  4c. search at 10,000 and 100,000 generated snippets, each in a fresh context: p50/p95 in the worker
  *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts); on the
  *     same 10,000-asset library, in the same page: relevance latency, the first relevance call after the
@@ -79,6 +80,7 @@ import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
 import { pageList, pageReadInterleaved } from './page-reads.ts';
 import { benchUncachedReads } from './uncached.ts';
+import { benchSdkCreates } from './sdk-creates.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Settings
@@ -882,6 +884,9 @@ async function main(): Promise<number> {
     // 4b'. The same reads without the asset cache (a worker registered with it off): test/bench/uncached.ts.
     results.uncached = await benchUncachedReads({ page, ids, seed: SEED, log, phase });
     noteLoad('uncached');
+    // 4b''. Creates through the official SDK, 8 in flight, in a fresh context: test/bench/sdk-creates.ts.
+    results.sdkCreates = await benchSdkCreates({ browser, origin, bodies: snippets(808, SEED + 3).map((s) => seedBody(s.raw)), log, phase });
+    noteLoad('sdkCreates');
     // 4c. Search at 10,000 and 100,000 assets, and the first search after a stop: test/bench/search.ts.
     const controls = new WeakMap<Page, WorkerControl>();
     const stopWorkers = async (p: Page) => {
