@@ -15,7 +15,8 @@ import type { ReadTx } from '../store/store.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
 import { compileFilters, containsPhrase, hasTag, type PhraseCriterion } from './filters.ts';
 import { contentText } from './documents.ts';
-import type { Hits, LexicalIndex } from './lexical.ts';
+import type { LexicalIndex } from './lexical/lexical-index.ts';
+import type { Hits } from './lexical/ranking.ts';
 import { analyseQuery } from './query.ts';
 import { searchIndexFor } from './search-index.ts';
 
