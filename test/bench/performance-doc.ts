@@ -234,7 +234,7 @@ function headline(r: BenchResults): string {
     const l = relevanceLatency;
     rows.push([
       `${code('POST /api/qgpt/relevance')} ${code('database: true')}, ${num(l.assets)} generated assets, default limit (${l.embedder})`,
-      `p50 ${ms(l.steady.p50)}, p95 ${ms(l.steady.p95)}; first call after the import ${time(l.firstCallMs)} (${l.embeddedBefore === undefined ? 'embeds every asset' : `${num(l.embeddedBefore)} of ${num(l.assets)} embedded in the background before it`}); worker stopped → first relevance (reloads the vectors) p50 ${time(l.afterStop.p50)}`,
+      `p50 ${ms(l.steady.p50)}, p95 ${ms(l.steady.p95)}; first call after the import ${time(l.firstCallMs)} (${l.embeddedBefore === undefined ? 'embeds every asset' : `the running worker's vector index held ${num(l.embeddedBefore)} of ${num(l.assets)} before it; writes are embedded in the background as they land`}); worker stopped → first relevance (reloads the vectors) p50 ${time(l.afterStop.p50)}`,
       `${num(l.steady.n)}; 1; ${num(l.afterStop.n)} stops`,
       `first call after the import ${verdict(l.firstCallMs, 1000, 'max', ' ms')}; after a stop p50 ${verdict(l.afterStop.p50, 150, 'max', ' ms')}`,
     ]);
@@ -463,7 +463,7 @@ function relevanceSection(l: RelevanceLatency | undefined): string | undefined {
   return [
     '## Relevance',
     '',
-    `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call after the import (${l.embeddedBefore === undefined ? 'it embedded every asset' : `${num(l.embeddedBefore)} assets were embedded in the background before it`}): ${time(l.firstCallMs)}.`,
+    `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call after the import (${l.embeddedBefore === undefined ? 'it embedded every asset' : `writes are embedded in the background as they land; the running worker's index held ${num(l.embeddedBefore)} assets before it`}): ${time(l.firstCallMs)}.`,
     '',
     table(STATS_HEAD, [statsRow('steady calls', l.steady), statsRow('worker stopped → first call (reloads the vectors)', l.afterStop)]),
   ].join('\n');

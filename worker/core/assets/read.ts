@@ -48,10 +48,21 @@ export function assetScope(options: ReadOptions = {}): CollectionName[] {
   return options.transferables === false ? scope : [...scope, 'contents'];
 }
 
+const utf8 = new TextEncoder();
+
 export function getAsset(ctx: Context, id: string, options: ReadOptions = {}): Promise<Asset> {
   return ctx.assetCache.get(`asset ${options.transferables !== false} ${id}`, () =>
     ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options), assetScope(options)),
   );
+}
+
+/**
+ * `getAsset` as its JSON body, kept in the asset cache beside the Asset until the next change: a repeated
+ * read then neither serialises nor allocates the wire object again (the RPC path takes the Asset itself).
+ */
+export function getAssetBody(ctx: Context, id: string, options: ReadOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const key = `asset body ${options.transferables !== false} ${id}`;
+  return ctx.assetCache.get(key, async () => utf8.encode(JSON.stringify(await getAsset(ctx, id, options))), (body) => body.byteLength);
 }
 
 async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<string, Collections[C]>> {
@@ -62,8 +73,6 @@ async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<
 export function listAssets(ctx: Context, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
   return ctx.store.read((tx) => readAssets(tx, options));
 }
-
-const utf8 = new TextEncoder();
 
 /**
  * `listAssets` as its JSON body, kept in the asset cache until the next change: serialising a thousand

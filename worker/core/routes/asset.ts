@@ -1,7 +1,7 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
 import { exportAsset, parseExportType } from '../assets/export.ts';
-import { getActivities, getAsset, getConversations, getFormats } from '../assets/read.ts';
+import { getActivities, getAsset, getAssetBody, getConversations, getFormats } from '../assets/read.ts';
 import { incrementScores } from '../assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from '../assets/update.ts';
 import type { Context } from '../deps.ts';
@@ -29,7 +29,7 @@ export function assetRoutes(ctx: Context) {
     ),
   );
 
-  app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
+  app.get('/:asset', async (c) => c.body(await getAssetBody(ctx, c.req.param('asset'), transferables(c)), 200, { 'content-type': 'application/json' }));
   app.post('/:asset', async (c) => {
     // The accessor says who reads; there is one local user, so it is checked and otherwise unused.
     await readBody(c, SeededAccessorSchema, ctx.maxBodyBytes);

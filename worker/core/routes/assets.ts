@@ -2,7 +2,7 @@ import { Hono } from 'hono/quick';
 import { createAsset } from '../assets/create.ts';
 import { draftSeed } from '../assets/draft.ts';
 import { importAssets } from '../assets/import.ts';
-import { getAsset, getFormats, listAssetsBody, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
+import { getAssetBody, getFormats, listAssetsBody, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
 import { deleteAsset } from '../assets/remove.ts';
 import type { Context } from '../deps.ts';
 import { SeedSchema, SeedsSchema } from '../model/schemas.ts';
@@ -29,7 +29,7 @@ export function assetsRoutes(ctx: Context) {
     if (queryFlag(c, 'suggested', false)) return c.json(await suggestedAssets(ctx, options));
     return c.body(await listAssetsBody(ctx, options), 200, { 'content-type': 'application/json' });
   });
-  app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
+  app.get('/:asset', async (c) => c.body(await getAssetBody(ctx, c.req.param('asset'), transferables(c)), 200, { 'content-type': 'application/json' }));
   app.get('/:asset/formats', async (c) => c.json(await getFormats(ctx, c.req.param('asset'), transferables(c))));
   app.post('/:asset/delete', keyed(ctx, text, async (c, ctx) => deleteAsset(ctx, c.req.param('asset')!)));
   return app;
