@@ -5,7 +5,7 @@
  * after its search figures, so the library is imported once):
  *
  *  - the first relevance call after the import: the worker embeds writes in the background as they land
- *    (worker/core/qgpt/vectors.ts, `follow`), so this call finds most of the library embedded (how many
+ *    (worker/core/qgpt/vectors/snippet-vectors.ts, `follow`), so this call finds most of the library embedded (how many
  *    assets were, just before it, is reported) and embeds the rest before it answers;
  *  - p50/p95 of the following calls, after a warm-up;
  *  - the worker stopped through CDP, then the first relevance call: the worker starts and reloads every

@@ -58,14 +58,12 @@
  * BENCH_SEED (snippet generator seed, default 1), CHROMIUM (default /usr/bin/chromium).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
-import { mulberry32 } from '../support/random.ts';
-import { fragmentSeed } from '../support/seeds.ts';
-import { line, ms, quantile, stats } from './stats.ts';
+import { line, ms, quantile, round, stats } from './stats.ts';
 import { runBackupBench } from './backup.ts';
 import { measureBuild } from './build-size.ts';
 import { writePerformanceDoc, type BenchResults } from './performance-doc.ts';
@@ -78,9 +76,12 @@ import { runSearchBench } from './search.ts';
 import { distFolder, repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
-import { pageList, pageReadInterleaved } from './page-reads.ts';
 import { benchUncachedReads } from './uncached.ts';
 import { benchSdkCreates } from './sdk-creates.ts';
+import { classifiedSeedBody, LANGS, seedBody, snippets } from './create-snippets.ts';
+import { cpuSnapshot, foreignShare } from './machine-noise.ts';
+import { pageCreateBatches, pageCreateSequential, pageIdbRead, pageList, pageReadInterleaved, pageTimedOnce } from './page-requests.ts';
+import { sleep, stopWorkersOf, WorkerControl } from './worker-control.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Settings
@@ -103,562 +104,6 @@ const COLD_CREATE_SAMPLES = 5;
 const ROOT = repoRoot();
 const DIST = distFolder(ROOT);
 const OUT_DIR = join(ROOT, '.bench');
-
-// ---------------------------------------------------------------------------------------------------
-// Statistics
-
-
-// ---------------------------------------------------------------------------------------------------
-// Snippet generator: varied, realistic snippets from templates, deterministic for a given seed.
-
-
-const WORDS = (
-  'user order invoice cart item price total count index cache buffer token session account payment ' +
-  'record entry config option value result request response client server handler parser reader writer ' +
-  'stream queue batch chunk node tree graph edge path file folder image thumbnail report metric event ' +
-  'message channel worker task job retry limit offset page cursor filter sort key hash digest score rank'
-).split(' ');
-const VERBS = 'get set load save parse build render fetch update delete create find merge split format validate compute apply resolve flush'.split(' ');
-const PROSE = (
-  'the team agreed to keep the release small this week and to move the migration to the next sprint ' +
-  'because the storage layer still needs a review before we can trust it with real data from users ' +
-  'remember that every change to the schema has to come with a migration and a test that opens an old database ' +
-  'we should write down what we measured so that nobody has to repeat the same experiment in a month ' +
-  'the meeting notes are in the shared folder and the action items are listed at the end of this page'
-).split(' ');
-
-class Gen {
-  private rnd: () => number;
-  constructor(seed: number) {
-    this.rnd = mulberry32(seed);
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.rnd() * (hi - lo + 1));
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[Math.floor(this.rnd() * xs.length)]!;
-  }
-  word(): string {
-    return this.pick(WORDS);
-  }
-  cap(s: string): string {
-    return s[0]!.toUpperCase() + s.slice(1);
-  }
-  camel(): string {
-    return this.pick(VERBS) + this.cap(this.word()) + (this.rnd() < 0.4 ? this.cap(this.word()) : '');
-  }
-  snake(): string {
-    return `${this.pick(VERBS)}_${this.word()}${this.rnd() < 0.4 ? `_${this.word()}` : ''}`;
-  }
-  pascal(): string {
-    return this.cap(this.word()) + this.cap(this.pick(['service', 'store', 'manager', 'builder', 'client', 'model', 'view', 'repository']));
-  }
-  times(lo: number, hi: number, f: (i: number) => string): string[] {
-    return Array.from({ length: this.int(lo, hi) }, (_, i) => f(i));
-  }
-  sentence(): string {
-    const words = this.times(8, 20, () => this.pick(PROSE));
-    return `${this.cap(words.join(' '))}.`;
-  }
-}
-
-type Template = (g: Gen) => string;
-
-/** Templates per intended language (wire `specific` strings, to tally what the classifier said). */
-const TEMPLATES: Record<string, Template[]> = {
-  py: [
-    (g) => {
-      const fn = g.snake();
-      const a = g.word();
-      const b = g.word();
-      return `def ${fn}(${a}s, ${b}=None):
-    """${g.cap(g.pick(VERBS))} the ${a}s and return the ${b}."""
-    result = []
-    for ${a} in ${a}s:
-${g.times(1, 5, () => `        if ${a}.${g.word()} is not None:\n            result.append(${a}.${g.word()})`).join('\n')}
-    return sorted(result, key=lambda x: x.${g.word()})
-`;
-    },
-    (g) => {
-      const cls = g.pascal();
-      const fields = g.times(2, 5, () => g.word());
-      return `import logging
-from dataclasses import dataclass
-
-log = logging.getLogger(__name__)
-
-
-@dataclass
-class ${cls}:
-${fields.map((f) => `    ${f}: str`).join('\n')}
-
-    def ${g.snake()}(self) -> dict:
-        log.debug("building %s", self.${fields[0]})
-        return {${fields.map((f) => `"${f}": self.${f}`).join(', ')}}
-`;
-    },
-  ],
-  js: [
-    (g) => {
-      const fn = g.camel();
-      const x = g.word();
-      return `export async function ${fn}(${x}Id, options = {}) {
-  const response = await fetch(\`/api/${x}s/\${${x}Id}\`, { method: 'GET' });
-  if (!response.ok) throw new Error(\`${fn} failed: \${response.status}\`);
-  const ${x} = await response.json();
-${g.times(1, 4, () => `  ${x}.${g.word()} = options.${g.word()} ?? ${x}.${g.word()};`).join('\n')}
-  return ${x};
-}
-`;
-    },
-    (g) => {
-      const cls = g.pascal();
-      return `class ${cls} {
-  constructor(${g.word()}) {
-    this.items = new Map();
-    this.limit = ${g.int(10, 500)};
-  }
-
-${g
-  .times(2, 4, () => {
-    const m = g.camel();
-    return `  ${m}(key, value) {\n    if (this.items.size >= this.limit) this.items.delete(this.items.keys().next().value);\n    this.items.set(key, value);\n    return this;\n  }`;
-  })
-  .join('\n\n')}
-}
-
-module.exports = { ${cls} };
-`;
-    },
-  ],
-  ts: [
-    (g) => {
-      const iface = g.pascal();
-      const fields = g.times(2, 5, () => g.word());
-      const fn = g.camel();
-      return `export interface ${iface} {
-${fields.map((f) => `  ${f}: ${g.pick(['string', 'number', 'boolean', 'string[]', 'Date'])};`).join('\n')}
-}
-
-export function ${fn}(items: readonly ${iface}[], limit: number = ${g.int(5, 50)}): Map<string, ${iface}> {
-  const out = new Map<string, ${iface}>();
-  for (const item of items.slice(0, limit)) {
-    out.set(String(item.${fields[0]}), item);
-  }
-  return out;
-}
-`;
-    },
-  ],
-  go: [
-    (g) => {
-      const s = g.pascal();
-      const fn = g.cap(g.camel());
-      return `package ${g.word()}
-
-import (
-	"errors"
-	"fmt"
-)
-
-type ${s} struct {
-${g.times(2, 4, () => `	${g.cap(g.word())} ${g.pick(['string', 'int', 'bool', '[]byte'])}`).join('\n')}
-}
-
-func (s *${s}) ${fn}(id int) error {
-	if id <= 0 {
-		return errors.New("invalid id")
-	}
-	fmt.Printf("${g.word()} %d\\n", id)
-	return nil
-}
-`;
-    },
-  ],
-  rs: [
-    (g) => {
-      const s = g.pascal();
-      const fn = g.snake();
-      return `use std::collections::HashMap;
-
-#[derive(Debug, Clone)]
-pub struct ${s} {
-    entries: HashMap<String, u64>,
-}
-
-impl ${s} {
-    pub fn new() -> Self {
-        Self { entries: HashMap::new() }
-    }
-
-    pub fn ${fn}(&mut self, key: &str) -> Option<u64> {
-        match self.entries.get_mut(key) {
-            Some(v) => { *v += ${g.int(1, 9)}; Some(*v) }
-            None => None,
-        }
-    }
-}
-`;
-    },
-  ],
-  java: [
-    (g) => {
-      const cls = g.pascal();
-      const m = g.camel();
-      return `package com.example.${g.word()};
-
-import java.util.ArrayList;
-import java.util.List;
-
-public class ${cls} {
-    private final List<String> ${g.word()}s = new ArrayList<>();
-
-    public List<String> ${m}(String prefix) {
-        List<String> result = new ArrayList<>();
-        for (String s : ${g.word()}s) {
-            if (s.startsWith(prefix)) {
-                result.add(s.toUpperCase());
-            }
-        }
-        return result;
-    }
-}
-`;
-    },
-  ],
-  c: [
-    (g) => {
-      const fn = g.snake();
-      return `#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int ${fn}(const char *${g.word()}, size_t len) {
-    int total = 0;
-    for (size_t i = 0; i < len; i++) {
-        total += (unsigned char)${g.word()}[i] * ${g.int(3, 31)};
-    }
-    return total % ${g.int(97, 1021)};
-}
-
-int main(int argc, char **argv) {
-    if (argc < 2) return 1;
-    printf("%d\\n", ${fn}(argv[1], strlen(argv[1])));
-    return 0;
-}
-`;
-    },
-  ],
-  rb: [
-    (g) => {
-      const cls = g.pascal();
-      return `class ${cls}
-  attr_reader :${g.word()}, :${g.word()}
-
-  def initialize(${g.word()})
-    @items = []
-  end
-
-  def ${g.snake()}(name)
-    @items.select { |item| item.name == name }.map(&:${g.word()})
-  end
-end
-`;
-    },
-  ],
-  sql: [
-    (g) => {
-      const t = `${g.word()}s`;
-      const u = `${g.word()}s`;
-      return `SELECT ${t}.id, ${t}.${g.word()}, COUNT(${u}.id) AS ${g.word()}_count, SUM(${u}.${g.word()}) AS total
-FROM ${t}
-JOIN ${u} ON ${u}.${g.word()}_id = ${t}.id
-WHERE ${t}.created_at >= DATE '2024-0${g.int(1, 9)}-01'
-  AND ${u}.status IN ('open', 'pending')
-GROUP BY ${t}.id, ${t}.${g.word()}
-HAVING COUNT(${u}.id) > ${g.int(1, 20)}
-ORDER BY total DESC
-LIMIT ${g.int(10, 100)};
-`;
-    },
-    (g) => {
-      const t = `${g.word()}_${g.word()}s`;
-      return `CREATE TABLE ${t} (
-    id BIGSERIAL PRIMARY KEY,
-${g.times(2, 5, () => `    ${g.word()}_${g.word()} ${g.pick(['TEXT NOT NULL', 'INTEGER DEFAULT 0', 'TIMESTAMP', 'BOOLEAN', 'NUMERIC(10, 2)'])},`).join('\n')}
-    created_at TIMESTAMP NOT NULL DEFAULT now()
-);
-
-CREATE INDEX idx_${t}_created ON ${t} (created_at);
-`;
-    },
-  ],
-  sh: [
-    (g) => {
-      const dir = g.word();
-      return `#!/usr/bin/env bash
-set -euo pipefail
-
-${dir.toUpperCase()}_DIR="\${1:-./${dir}}"
-for f in "$${dir.toUpperCase()}_DIR"/*.${g.pick(['log', 'txt', 'json', 'csv'])}; do
-  if [ -s "$f" ]; then
-    echo "processing $f"
-    gzip -k "$f"
-  fi
-done
-echo "done: $(ls "$${dir.toUpperCase()}_DIR" | wc -l) files"
-`;
-    },
-    (g) => `# ${g.word()} setup
-export ${g.word().toUpperCase()}_HOME=/opt/${g.word()}
-mkdir -p "$${g.word().toUpperCase()}_HOME/bin"
-curl -fsSL https://example.com/${g.word()}.tar.gz | tar -xz -C /tmp
-cp /tmp/${g.word()}/bin/* "$HOME/.local/bin/"
-grep -q ${g.word()} ~/.bashrc || echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.bashrc
-`,
-  ],
-  css: [
-    (g) => `.${g.word()}-${g.word()} {
-  display: flex;
-  gap: ${g.int(2, 24)}px;
-  padding: ${g.int(0, 16)}px ${g.int(0, 32)}px;
-  color: #${g.int(0, 0xffffff).toString(16).padStart(6, '0')};
-}
-
-.${g.word()}:hover > .${g.word()} {
-  border-radius: ${g.int(2, 12)}px;
-  transition: opacity 0.${g.int(1, 9)}s ease-in-out;
-}
-`,
-  ],
-  md: [
-    (g) => `# ${g.cap(g.word())} ${g.word()} notes
-
-${g.sentence()} ${g.sentence()}
-
-- ${g.sentence()}
-- ${g.sentence()}
-- Run \`npm run ${g.word()}\` before you push.
-
-See [the ${g.word()} guide](https://example.com/${g.word()}) for details.
-`,
-  ],
-  txt: [(g) => g.times(2, 6, () => g.sentence()).join(' ')],
-};
-
-const LANGS = Object.keys(TEMPLATES);
-
-function snippets(count: number, seed: number): { lang: string; raw: string }[] {
-  const g = new Gen(seed);
-  return Array.from({ length: count }, (_, i) => {
-    const lang = LANGS[i % LANGS.length]!;
-    return { lang, raw: g.pick(TEMPLATES[lang]!)(g) };
-  });
-}
-
-const seedBody = (raw: string) => JSON.stringify(fragmentSeed(raw));
-/** A seed that names its language: the service skips the classifier (used to fill the listing library fast). */
-const classifiedSeedBody = (raw: string, specific: string) => JSON.stringify(fragmentSeed(raw, undefined, { specific }));
-
-// ---------------------------------------------------------------------------------------------------
-// Page-side measurements. These functions are serialised into the page: self-contained, no imports.
-
-interface Timed {
-  ms: number[];
-  ids: string[];
-  specifics: string[];
-  bytes: number[];
-}
-
-/** Sequential creates; time of each request until its body is read. */
-function pageCreateSequential(bodies: string[]): Promise<Timed> {
-  return (async () => {
-    const out: Timed = { ms: [], ids: [], specifics: [], bytes: [] };
-    for (const body of bodies) {
-      const t0 = performance.now();
-      const response = await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      const text = await response.text();
-      out.ms.push(performance.now() - t0);
-      if (!response.ok) throw new Error(`create: ${response.status} ${text.slice(0, 300)}`);
-      const asset = JSON.parse(text);
-      out.ids.push(asset.id);
-      out.specifics.push(asset.formats?.iterable?.[0]?.classification?.specific ?? '?');
-      out.bytes.push(text.length);
-    }
-    return out;
-  })();
-}
-
-/** Creates in concurrent batches; returns the ids and the wall time. */
-function pageCreateBatches(args: { bodies: string[]; batch: number }): Promise<{ ids: string[]; ms: number }> {
-  return (async () => {
-    const ids: string[] = [];
-    const t0 = performance.now();
-    for (let i = 0; i < args.bodies.length; i += args.batch) {
-      const replies = await Promise.all(
-        args.bodies.slice(i, i + args.batch).map(async (body) => {
-          const response = await fetch('/api/assets/create?transferables=false', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body,
-          });
-          const text = await response.text();
-          if (!response.ok) throw new Error(`create: ${response.status} ${text.slice(0, 300)}`);
-          return JSON.parse(text).id as string;
-        }),
-      );
-      ids.push(...replies);
-    }
-    return { ids, ms: performance.now() - t0 };
-  })();
-}
-
-/**
- * Diagnostic: the records `GET /api/asset/{id}` reads, read directly from the worker's IndexedDB in the
- * page. "mirror": like the worker (a transaction over every store, asset then format + content, wait for
- * the transaction to complete); "minimal": a transaction over the three stores, no wait for completion.
- */
-function pageIdbRead(args: { ids: string[]; samples: number }): Promise<{ mirror: number[]; minimal: number[] }> {
-  return (async () => {
-    const db: IDBDatabase = await new Promise((resolve, reject) => {
-      const request = indexedDB.open('tessera');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const get = (store: IDBObjectStore, key: string) =>
-      new Promise<any>((resolve, reject) => {
-        const request = store.get(key);
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-    const read = async (id: string, all: boolean) => {
-      const tx = db.transaction(all ? Array.from(db.objectStoreNames) : ['assets', 'formats', 'contents'], 'readonly');
-      const done = new Promise<void>((resolve, reject) => {
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      const asset = await get(tx.objectStore('assets'), id);
-      if (!asset) throw new Error(`idb: no asset ${id}`);
-      const [format, content] = await Promise.all([get(tx.objectStore('formats'), asset.formats[0]), get(tx.objectStore('contents'), asset.formats[0])]);
-      if (all) await done;
-      return JSON.stringify([asset, format, content]).length;
-    };
-    const mirror: number[] = [];
-    const minimal: number[] = [];
-    for (let i = 0; i < 20 + args.samples; i++) {
-      const id = args.ids[i % args.ids.length]!;
-      for (const all of i % 2 === 0 ? [true, false] : [false, true]) {
-        const t0 = performance.now();
-        await read(id, all);
-        const t = performance.now() - t0;
-        if (i >= 20) (all ? mirror : minimal).push(t);
-      }
-    }
-    db.close();
-    return { mirror, minimal };
-  })();
-}
-
-/** The listing, both variants alternately; time until the body is read, and the body size. */
-/** One timed request (for cold starts). */
-function pageTimedOnce(args: { url: string; method: string; body?: string }): Promise<number> {
-  return (async () => {
-    const t0 = performance.now();
-    const response = await fetch(args.url, {
-      method: args.method,
-      ...(args.body ? { body: args.body, headers: { 'content-type': 'application/json' } } : {}),
-    });
-    const text = await response.text();
-    const t = performance.now() - t0;
-    if (!response.ok) throw new Error(`${args.method} ${args.url}: ${response.status} ${text.slice(0, 300)}`);
-    return t;
-  })();
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Machine noise: how much CPU other processes took while a phase ran (Linux /proc; else unknown).
-
-interface CpuSnapshot {
-  total: number;
-  busy: number;
-  ours: number;
-}
-
-/** Jiffies: all CPUs' total and busy time, and the time used by this process and its live descendants. */
-function cpuSnapshot(): CpuSnapshot | undefined {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = fields.reduce((a, b) => a + b, 0);
-    const busy = total - fields[3]! - (fields[4] ?? 0);
-    const procs = new Map<number, { ppid: number; time: number }>();
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // After the command: state ppid ... utime(14) stime(15) cutime(16) cstime(17), 1-based over the whole line.
-        procs.set(Number(name), { ppid: Number(rest[1]), time: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]) });
-      } catch {
-        // The process ended meanwhile.
-      }
-    }
-    const ours = new Set([process.pid]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [pid, p] of procs) {
-        if (!ours.has(pid) && ours.has(p.ppid)) {
-          ours.add(pid);
-          grew = true;
-        }
-      }
-    }
-    let time = 0;
-    for (const pid of ours) time += procs.get(pid)?.time ?? 0;
-    return { total, busy, ours: time };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Share of the whole machine's CPU (all cores) that processes outside this benchmark used, in percent. */
-function foreignShare(a: CpuSnapshot | undefined, b: CpuSnapshot | undefined): number | undefined {
-  if (!a || !b || b.total <= a.total) return undefined;
-  const other = b.busy - a.busy - (b.ours - a.ours);
-  return Math.max(0, Math.round((1000 * other) / (b.total - a.total)) / 10);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Server, browser, worker control
-
-/** Tracks the running status of every service worker version the CDP session reports. */
-class WorkerControl {
-  private status = new Map<string, string>();
-  private constructor(private cdp: CDPSession) {
-    cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
-      for (const v of event.versions) this.status.set(v.versionId, v.runningStatus);
-    });
-  }
-
-  static async attach(page: Page): Promise<WorkerControl> {
-    const cdp = await page.context().newCDPSession(page);
-    const control = new WorkerControl(cdp);
-    await cdp.send('ServiceWorker.enable');
-    return control;
-  }
-
-  /** Stops every worker and waits until CDP reports them all stopped; false if that was not seen in 5 s. */
-  async stop(): Promise<boolean> {
-    await this.cdp.send('ServiceWorker.stopAllWorkers');
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline) {
-      if (this.status.size > 0 && [...this.status.values()].every((s) => s === 'stopped')) return true;
-      await sleep(10);
-    }
-    return false;
-  }
-}
-
-const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
 // ---------------------------------------------------------------------------------------------------
 // Language detection accuracy (another engineer's script), bundled for Node 20 and run as a child.
@@ -819,7 +264,7 @@ async function main(): Promise<number> {
       warmupPairs: READ_WARMUP,
       asset: { ...assetStats, unit: 'ms', bodyBytes: Math.round(read.assetBytes) },
       echo: { ...echoStats, unit: 'ms' },
-      ratio: { p50: round3(ratio.p50), p95: round3(ratio.p95), target: 1.3 },
+      ratio: { p50: round(ratio.p50), p95: round(ratio.p95), target: 1.3 },
       pageIdb: { workerLike: { ...idbMirror, unit: 'ms' }, minimal: { ...idbMinimal, unit: 'ms' } },
     };
 
@@ -841,7 +286,7 @@ async function main(): Promise<number> {
       warmup: LIST_WARMUP,
       transferablesFalse: { ...listPlain, unit: 'ms', bodyBytes: list.plainBytes },
       transferablesTrue: { ...listFull, unit: 'ms', bodyBytes: list.transferablesBytes },
-      bulkCreate: { assets: more.length, batch: LIST_BATCH, classified: true, ms: round3(bulk.ms), perSecond: round3(more.length / (bulk.ms / 1000)) },
+      bulkCreate: { assets: more.length, batch: LIST_BATCH, classified: true, ms: round(bulk.ms), perSecond: round(more.length / (bulk.ms / 1000)) },
     };
 
     // 4. Cold start: stop the worker through CDP, then time the next request.
@@ -888,11 +333,7 @@ async function main(): Promise<number> {
     results.sdkCreates = await benchSdkCreates({ browser, origin, bodies: snippets(808, SEED + 3).map((s) => seedBody(s.raw)), log, phase });
     noteLoad('sdkCreates');
     // 4c. Search at 10,000 and 100,000 assets, and the first search after a stop: test/bench/search.ts.
-    const controls = new WeakMap<Page, WorkerControl>();
-    const stopWorkers = async (p: Page) => {
-      if (!controls.has(p)) controls.set(p, await WorkerControl.attach(p));
-      return controls.get(p)!.stop();
-    };
+    const stopWorkers = stopWorkersOf();
     let relevanceLatency: RelevanceLatency | undefined;
     results.search = await runSearchBench({
       browser,
@@ -988,10 +429,6 @@ async function main(): Promise<number> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   return failed ? 1 : 0;
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }
 
 process.exitCode = await main();

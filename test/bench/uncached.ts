@@ -9,7 +9,7 @@
  *     so the ratio is the transport's, not the cache's.
  */
 import type { Page } from 'playwright-core';
-import { pageList, pageReadInterleaved } from './page-reads.ts';
+import { pageList, pageReadInterleaved } from './page-requests.ts';
 import { line, stats, type Stats } from './stats.ts';
 import { pageRpcVsFetch } from './streams.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Context } from '../../worker/core/deps.ts';
+import type { ServiceContext } from '../../worker/core/deps.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
-import { VECTOR_SNAPSHOT_ID, snapshotRecords, takeVectorSnapshot } from '../../worker/core/qgpt/vector-snapshot.ts';
-import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
+import { VECTOR_SNAPSHOT_ID, snapshotRecords, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
+import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import type { CollectionName, SnippetRecord } from '../../worker/core/store/records.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -109,7 +109,7 @@ describe('the vector snapshot', () => {
  * The index is the one of the app's store and embedder, made by its first relevance call.
  */
 async function saveSnapshotOf(api: TestApi, embedder: Embedder): Promise<void> {
-  await vectorIndexFor({ store: api.store, embedder } as Context).saveSnapshot();
+  await vectorIndexFor({ store: api.store, embedder } as ServiceContext).saveSnapshot();
 }
 
 describe('the vector index following writes', () => {
@@ -123,7 +123,7 @@ describe('the vector index following writes', () => {
     await api.create(fragmentSeed(CSV_SNIPPET));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(embedded).toEqual([]); // not following yet: nothing embedded without a relevance call
-    vectorIndexFor({ store: api.store, embedder } as Context).follow();
+    vectorIndexFor({ store: api.store, embedder } as ServiceContext).follow();
     await api.create(fragmentSeed(RETRY_SNIPPET));
     await vi.waitFor(async () => expect((await library()).embedded).toBe(3), { timeout: 5000, interval: 50 });
     expect(embedded.filter((t) => t.includes('load_config') || t.includes('write_rows') || t.includes('retryWithBackoff'))).toHaveLength(3);

@@ -37,6 +37,7 @@ describe('the code-aware tokenizer', () => {
     ];
     for (const [word, stemmed] of cases) expect(stem(word), word).toBe(stemmed);
     expect(stem('utf8')).toBe('utf8');
+    expect(stem('naïveté')).toBe('naïveté');
   });
 });
 

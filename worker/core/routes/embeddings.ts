@@ -1,16 +1,7 @@
 import { Hono } from 'hono/quick';
-import * as z from 'zod';
-import type { Context } from '../deps.ts';
-import { describeEmbedder } from '../embed/embedder.ts';
-import { ApiError } from '../errors.ts';
-import { lazySchema } from '../model/lazy-schema.ts';
-import { vectorIndexFor } from '../qgpt/vectors.ts';
-import { requireBody } from './http.ts';
-
-/** The most texts one POST may embed; more is a 422 (embed them in several calls). */
-export const MAX_TEXTS_PER_CALL = 1024;
-
-const EmbedRequestSchema = lazySchema(() => z.object({ texts: z.array(z.string()).max(MAX_TEXTS_PER_CALL) }));
+import type { ServiceContext } from '../deps.ts';
+import { createServices } from '../services.ts';
+import { readJson } from './http.ts';
 
 /**
  * `/embeddings`: Tessera's own API (not part of the desktop API) to see and try the active embedder.
@@ -27,35 +18,22 @@ const EmbedRequestSchema = lazySchema(() => z.object({ texts: z.array(z.string()
  *   down while everything is re-embedded. POST `/embeddings/library` starts bringing them up to date in
  *   the background and answers 202 with the progress (relevance does it too, before it answers).
  */
-export function embeddingRoutes(ctx: Context) {
+export function embeddingRoutes(ctx: ServiceContext) {
   const app = new Hono();
-  app.get('/', async (c) => {
-    await ctx.embedder.ready?.();
-    return c.json(describeEmbedder(ctx.embedder));
-  });
+  const services = createServices(ctx);
+  app.get('/', async (c) => c.json(await services.describeEmbedder()));
   app.post('/', async (c) => {
     const started = performance.now();
-    const { texts } = await requireBody(c, EmbedRequestSchema, ctx.maxBodyBytes, '{texts: string[]}');
+    const input = await readJson(c, ctx.maxBodyBytes);
     const read = performance.now();
-    let vectors: Float32Array[];
-    try {
-      vectors = await ctx.embedder.embed(texts);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ApiError(503, 'embedder_unavailable', `The embedder ${ctx.embedder.id} failed: ${message}`);
-    }
-    const embedded = performance.now();
-    await ctx.embedder.ready?.(); // settled by embed(); id and dimensions are readable
-    const body = JSON.stringify({ embedder: ctx.embedder.id, dimensions: ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) });
+    const embedded = await services.embed(input);
+    const done = performance.now();
+    const body = JSON.stringify(embedded);
     // Where the time went, for people and benchmarks (shown by browsers' devtools too).
-    const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(embedded - read).toFixed(1)}, json;dur=${(performance.now() - embedded).toFixed(1)}`;
+    const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(done - read).toFixed(1)}, json;dur=${(performance.now() - done).toFixed(1)}`;
     return c.body(body, 200, { 'content-type': 'application/json', 'server-timing': timing });
   });
-  app.get('/library', (c) => c.json(vectorIndexFor(ctx).progress));
-  app.post('/library', (c) => {
-    const vectors = vectorIndexFor(ctx);
-    vectors.current().catch((error) => console.error('embeddings: bringing the library vectors up to date failed', error));
-    return c.json(vectors.progress, 202);
-  });
+  app.get('/library', async (c) => c.json(await services.embeddingProgress()));
+  app.post('/library', async (c) => c.json(await services.refreshEmbeddings(), 202));
   return app;
 }

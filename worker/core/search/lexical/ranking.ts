@@ -87,6 +87,11 @@ export class Bm25Scorer {
       fieldPerTerm[f] = avg > 0 ? b[f]! / avg : 0;
     }
     const lens = corpus.fieldLens;
+    // Module bindings copied to locals: under Node's module loaders an imported binding in the loop below
+    // is a property read on a namespace object, which made queries ~3x slower.
+    const fieldCount = FIELD_COUNT;
+    const tfBits = TF_BITS;
+    const tfMax = TF_MAX;
     const seen = this.seen;
     const touched: number[] = [];
     const checked: number[] = [];
@@ -110,9 +115,9 @@ export class Bm25Scorer {
       }
       let tf = 0;
       let fields = 0;
-      const base = slot * FIELD_COUNT;
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        const c = (packed >>> (f * TF_BITS)) & TF_MAX;
+      const base = slot * fieldCount;
+      for (let f = 0; f < fieldCount; f++) {
+        const c = (packed >>> (f * tfBits)) & tfMax;
         if (c) {
           tf += (c * fieldWeight[f]!) / (fieldBase[f]! + fieldPerTerm[f]! * lens[base + f]!);
           fields |= 1 << f;

@@ -19,18 +19,18 @@
  * - A moment after the vectors change, every vector is saved as one snapshot (vector-snapshot.ts), which
  *   the next worker loads instead of every `snippets` record, then catching up from the snapshot's seq.
  */
-import type { Context } from '../deps.ts';
-import { changesSince, readSeq } from '../feed/commit.ts';
-import { contentText } from '../search/documents.ts';
-import type { ClassificationSpecificEnum } from '../model/schemas.ts';
-import type { AssetRecord, IndexRecord, SnippetRecord } from '../store/records.ts';
-import type { ReadTx } from '../store/store.ts';
-import { fnv1a } from '../embed/hashing.ts';
+import type { ServiceContext } from '../../deps.ts';
+import { changesSince, readSeq } from '../../feed/commit.ts';
+import { contentText } from '../../search/documents.ts';
+import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
+import type { AssetRecord, IndexRecord, SnippetRecord } from '../../store/records.ts';
+import type { ReadTx } from '../../store/store.ts';
+import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
 import { snapshotRecords, takeVectorSnapshot, VECTOR_SNAPSHOT_ID, type VectorSnapshot } from './vector-snapshot.ts';
-import { unref } from '../timers.ts';
-import { exclusive } from '../exclusive.ts';
+import { unref } from '../../timers.ts';
+import { exclusive } from '../../exclusive.ts';
 
 export const VECTORS_STATE_ID = 'vectors';
 /** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
@@ -81,7 +81,7 @@ export class VectorIndex {
   /** The seq of the snapshot stored (loaded or written), -1 when none is known. */
   private snapshotSeq = -1;
 
-  constructor(private ctx: Context) {
+  constructor(private ctx: ServiceContext) {
     ctx.feed.subscribe(() => {
       if (this.loaded || this.following) this.scheduleSync();
     });
@@ -323,7 +323,7 @@ export function madeFrom(entry: SnippetRecord, text: AssetText): boolean {
   return entry.key === undefined ? entry.updated === text.asset.updated : entry.key === contentKey(text);
 }
 
-async function embedAssets(ctx: Context, items: AssetText[]): Promise<SnippetRecord[]> {
+async function embedAssets(ctx: ServiceContext, items: AssetText[]): Promise<SnippetRecord[]> {
   const pieces: { item: number; format: string; start: number; end: number; text: string }[] = [];
   items.forEach((item, i) => {
     for (const { format, text, code } of item.texts) {
@@ -348,7 +348,7 @@ async function embedAssets(ctx: Context, items: AssetText[]): Promise<SnippetRec
 const indexes = new WeakMap<object, WeakMap<object, VectorIndex>>();
 
 /** The vector index of the context's store and embedder: one per pair, whichever layer asks first. */
-export function vectorIndexFor(ctx: Context): VectorIndex {
+export function vectorIndexFor(ctx: ServiceContext): VectorIndex {
   let byEmbedder = indexes.get(ctx.store);
   if (!byEmbedder) indexes.set(ctx.store, (byEmbedder = new WeakMap()));
   let index = byEmbedder.get(ctx.embedder);

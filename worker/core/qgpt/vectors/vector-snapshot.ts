@@ -5,7 +5,7 @@
  * Chromium as one 10 MB buffer). Derived from the `snippets` records, which stay the truth: a snapshot
  * names the seq it was taken at, and whatever changed after it is read from those records.
  */
-import type { IndexRecord, SnippetRecord } from '../store/records.ts';
+import type { IndexRecord, SnippetRecord } from '../../store/records.ts';
 
 export const VECTOR_SNAPSHOT_ID = 'vectors.snapshot';
 
