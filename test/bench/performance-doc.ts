@@ -27,7 +27,9 @@ import type { SearchBenchResult } from './search.ts';
 import type { Stats as LatencyStats } from './stats.ts';
 import type { QualityResult } from './search-quality.ts';
 import { cell, code, kb, mb, num, pct, ratio, sec, percentileVerdicts, table, time, verdict } from './markdown-tables.ts';
-import { appSection, backupSection, buildSection, coldStartSection, detectSection, embeddedSection, embeddingSection, qualitySection, readWriteSection, relevanceSection, searchSection, streamsSection } from './performance-sections.ts';
+import { appSection, backupSection, buildSection, coldStartSection, detectSection, embeddedSection, embeddingSection, qualitySection, readWriteSection, relevanceSection, searchSection, streamsSection, uncachedSection } from './performance-sections.ts';
+import type { SdkCreates } from './sdk-creates.ts';
+import type { UncachedReads } from './uncached.ts';
 import { argValue, repoRoot } from './server.ts';
 import { ms } from './stats.ts';
 import type { benchStreams } from './streams.ts';
@@ -65,6 +67,8 @@ export interface BenchResults {
   streams?: Awaited<ReturnType<typeof benchStreams>>;
   embedded?: EmbeddedBenchResult;
   search?: SearchBenchResult;
+  uncached?: UncachedReads;
+  sdkCreates?: SdkCreates;
   relevanceLatency?: RelevanceLatency;
   embedding?: EmbeddingBenchResult;
   backupBrowser?: BackupBrowserResult;
@@ -106,9 +110,12 @@ function runSection(r: BenchResults): string {
   return lines.join('\n');
 }
 
+/** Issue 17's target for listing 1,000 assets without their contents. */
+const LIST_TARGET_MS = 60;
+
 function headline(r: BenchResults): string {
   const rows: string[][] = [];
-  const { read, create, coldStart, list, streams, embedded, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
+  const { read, create, coldStart, list, streams, embedded, uncached, sdkCreates, search, searchQuality, relevanceLatency, relevanceQuality, embedding, app, backupBrowser, build } = r;
   if (read) {
     rows.push([
       `${code('GET /api/asset/{id}')} against the bare echo route of the same worker (the transport floor), ${num(read.librarySize)} assets`,
@@ -125,12 +132,22 @@ function headline(r: BenchResults): string {
       '–',
     ]);
   }
+  if (sdkCreates) {
+    const c = sdkCreates;
+    rows.push([
+      `official SDK creates (${code('assetsCreateNewAsset')}), ${c.inFlight} in flight, language detection on`,
+      `${num(c.sdk.perSecond)} assets/s (the same by plain ${code('fetch')}, alternating rounds: ${num(c.fetch.perSecond)} assets/s)`,
+      `${num(c.sdk.creates)}; ${num(c.fetch.creates)}`,
+      verdict(c.sdk.perSecond, 500, 'min', ' assets/s'),
+    ]);
+  }
   if (list) {
     rows.push([
       `${code('GET /api/assets?transferables=false')}, ${num(list.assets)} assets (${mb(list.transferablesFalse.bodyBytes / 1e6)})`,
-      `p50 ${time(list.transferablesFalse.p50)} (with content, ${mb(list.transferablesTrue.bodyBytes / 1e6)}: ${time(list.transferablesTrue.p50)})`,
-      `${num(list.transferablesFalse.n)} each`,
-      '–',
+      `p50 ${time(list.transferablesFalse.p50)} (with content, ${mb(list.transferablesTrue.bodyBytes / 1e6)}: ${time(list.transferablesTrue.p50)})` +
+        (uncached ? `; without the asset cache p50 ${time(uncached.list.p50)}` : ''),
+      `${num(list.transferablesFalse.n)} each${uncached ? `; ${num(uncached.list.n)}` : ''}`,
+      `p50 ${verdict(list.transferablesFalse.p50, LIST_TARGET_MS, 'max', ' ms')}` + (uncached ? `; without the cache ${verdict(uncached.list.p50, LIST_TARGET_MS, 'max', ' ms')}` : ''),
     ]);
   }
   if (coldStart) {
@@ -151,7 +168,8 @@ function headline(r: BenchResults): string {
       `${num(o.rpc.n)} pairs`,
       `p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}`,
     ]);
-  }  if (embedded) {
+  }
+  if (embedded) {
     rows.push([
       `embedded mode (dedicated Worker) against the service worker, ${code('GET /api/asset/{id}')}`,
       `p50 ${ms(embedded.embedded.p50)} vs ${ms(embedded.worker.p50)}: ${ratio(embedded.ratio.p50)}`,
@@ -159,7 +177,15 @@ function headline(r: BenchResults): string {
       '–',
     ]);
   }
-
+  if (uncached) {
+    const o = uncached.rpc;
+    rows.push([
+      `${code('rpc().getAsset(id)')} against ${code('fetch')} + ${code('json()')}, both reading IndexedDB (no asset cache)`,
+      `p50 ${ms(o.rpc.p50)} vs ${ms(o.fetch.p50)}: ${ratio(o.ratio.p50)}`,
+      `${num(o.rpc.n)} pairs`,
+      `p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}`,
+    ]);
+  }
   const at = (size: number) => search?.sizes.find((s) => s.assets === size);
   const s10 = at(10_000);
   if (search && search.sizes.length) {
@@ -192,9 +218,9 @@ function headline(r: BenchResults): string {
     const l = relevanceLatency;
     rows.push([
       `${code('POST /api/qgpt/relevance')} ${code('database: true')}, ${num(l.assets)} generated assets, default limit (${l.embedder})`,
-      `p50 ${ms(l.steady.p50)}, p95 ${ms(l.steady.p95)}; first call after the import (embeds every asset) ${time(l.firstCallMs)}; worker stopped → first relevance (reloads the vectors) p50 ${time(l.afterStop.p50)}`,
+      `p50 ${ms(l.steady.p50)}, p95 ${ms(l.steady.p95)}; first call after the import ${time(l.firstCallMs)} (${l.embeddedBefore === undefined ? 'embeds every asset' : `the running worker's vector index held ${num(l.embeddedBefore)} of ${num(l.assets)} before it; writes are embedded in the background as they land`}); worker stopped → first relevance (reloads the vectors) p50 ${time(l.afterStop.p50)}`,
       `${num(l.steady.n)}; 1; ${num(l.afterStop.n)} stops`,
-      '–',
+      `first call after the import ${verdict(l.firstCallMs, 1000, 'max', ' ms')}; after a stop p50 ${verdict(l.afterStop.p50, 150, 'max', ' ms')}`,
     ]);
   }
   if (relevanceQuality) {
@@ -260,6 +286,7 @@ export function renderFigures(results: BenchResults): string {
     ['Worker start', coldStartSection(results.coldStart)],
     ['Live streams and the RPC path', streamsSection(results.streams)],
     ['Embedded mode', embeddedSection(results.embedded)],
+    ['Reads without the asset cache', uncachedSection(results.uncached)],
     ['Search', searchSection(results.search)],
     ['Relevance', relevanceSection(results.relevanceLatency)],
     ['Embedding in the worker', embeddingSection(results.embedding)],

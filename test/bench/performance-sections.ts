@@ -11,6 +11,7 @@ import type { RelevanceLatency } from './relevance.ts';
 import type { RelevanceQuality } from './relevance-quality.ts';
 import type { SearchBenchResult } from './search.ts';
 import type { QualityResult } from './search-quality.ts';
+import type { UncachedReads } from './uncached.ts';
 import { ms, type Stats as LatencyStats } from './stats.ts';
 
 export function buildSection(b: BuildSizes | undefined): string | undefined {
@@ -117,6 +118,25 @@ export function streamsSection(s: BenchResults['streams']): string | undefined {
   ].join('\n');
 }
 
+export function uncachedSection(u: UncachedReads | undefined): string | undefined {
+  if (!u) return undefined;
+  return [
+    '## Reads without the asset cache',
+    '',
+    `The same library and page, the worker registered as ${code('/sw.js?asset-cache=off')} (it keeps nothing it read, so every read builds from IndexedDB), after the cached figures above:`,
+    '',
+    table(STATS_HEAD, [
+      statsRow(`${code('GET /api/assets?transferables=false')}, ${num(u.list.assets)} assets (${mb(u.list.bodyBytes / 1e6)})`, u.list),
+      statsRow(`${code('GET /api/asset/{id}')}, ${num(u.librarySize)} assets`, u.read.asset),
+      statsRow(`${code('GET /api/__echo')}, interleaved with it`, u.read.echo),
+      statsRow(code('rpc().getAsset(id)'), u.rpc.rpc),
+      statsRow(`${code("fetch('/api/asset/{id}')")} + ${code('json()')}, interleaved with it`, u.rpc.fetch),
+    ]),
+    '',
+    `Read against echo: p50 ${ratio(u.read.ratio.p50)}, p95 ${ratio(u.read.ratio.p95)}. fetch / rpc: p50 ${ratio(u.rpc.ratio.p50)}, p95 ${ratio(u.rpc.ratio.p95)} (target p50 ${verdict(u.rpc.ratio.p50, u.rpc.ratio.target, 'min', '×')}).`,
+  ].join('\n');
+}
+
 export function searchSection(search: SearchBenchResult | undefined): string | undefined {
   if (!search || search.sizes.length === 0) return undefined;
   const sizes = search.sizes;
@@ -165,7 +185,7 @@ export function relevanceSection(l: RelevanceLatency | undefined): string | unde
   return [
     '## Relevance',
     '',
-    `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call after the import embedded every asset: ${time(l.firstCallMs)}.`,
+    `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call after the import (${l.embeddedBefore === undefined ? 'it embedded every asset' : `writes are embedded in the background as they land; the running worker's index held ${num(l.embeddedBefore)} assets before it`}): ${time(l.firstCallMs)}.`,
     '',
     table(STATS_HEAD, [statsRow('steady calls', l.steady), statsRow('worker stopped → first call (reloads the vectors)', l.afterStop)]),
   ].join('\n');

@@ -23,10 +23,12 @@
  *  4b. live streams: write-to-frame latency in another tab, and the RPC path against fetch for reading one
  *     asset, as a ratio (test/bench/streams.ts); the embedded mode's GET asset (its dedicated Worker)
  *     against the service worker's, as a ratio (test/bench/embedded.ts);
+ *     then the listing, the read against echo and the RPC path again without the asset cache
+ *     (test/bench/uncached.ts); creates through the official SDK, 8 in flight (test/bench/sdk-creates.ts);
  *  4c. search at 10,000 and 100,000 generated snippets, each in a fresh context: p50/p95 in the worker
  *     and end to end, and the first search after a worker stop at 10,000 (test/bench/search.ts); on the
  *     same 10,000-asset library, in the same page: relevance latency, the first relevance call after the
- *     import (embeds every asset) and the first after a worker stop (test/bench/relevance.ts);
+ *     import (what the background has not embedded yet) and the first after a worker stop (test/bench/relevance.ts);
  *  4d. embedding inference in the worker with a generated MiniLM-shaped model: load time, ms a 100-token
  *     snippet, and echo pings while a batch embeds against idle ones (test/bench/embedding.ts);
  *  4e. backup of 10,000 assets and its restore into a fresh profile: time, peak memory of the worker and
@@ -80,6 +82,8 @@ import { distFolder, repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
 import { benchEmbedded } from './embedded.ts';
+import { benchUncachedReads } from './uncached.ts';
+import { benchSdkCreates } from './sdk-creates.ts';
 import { classifiedSeedBody, LANGS, seedBody, snippets } from './create-snippets.ts';
 import { cpuSnapshot, foreignShare } from './machine-noise.ts';
 import { pageCreateBatches, pageCreateSequential, pageIdbRead, pageList, pageReadInterleaved, pageTimedOnce } from './page-requests.ts';
@@ -99,7 +103,7 @@ const IDB_SAMPLES = 300;
 const LIST_TARGET = 1000;
 const LIST_BATCH = 20;
 const LIST_WARMUP = 2; // per variant
-const LIST_SAMPLES = 12; // per variant
+const LIST_SAMPLES = 20; // per variant (a p95 needs 20)
 const COLD_SAMPLES = 10; // per route
 const COLD_CREATE_SAMPLES = 5;
 
@@ -331,6 +335,12 @@ async function main(): Promise<number> {
     // 4b'. The embedded mode's GET asset against the service worker's: test/bench/embedded.ts.
     results.embedded = await benchEmbedded({ page, ids, log, phase });
     noteLoad('embedded');
+    // 4b'. The same reads without the asset cache (a worker registered with it off): test/bench/uncached.ts.
+    results.uncached = await benchUncachedReads({ page, ids, seed: SEED, log, phase });
+    noteLoad('uncached');
+    // 4b''. Creates through the official SDK, 8 in flight, in a fresh context: test/bench/sdk-creates.ts.
+    results.sdkCreates = await benchSdkCreates({ browser, origin, bodies: snippets(808, SEED + 3).map((s) => seedBody(s.raw)), log, phase });
+    noteLoad('sdkCreates');
     // 4c. Search at 10,000 and 100,000 assets, and the first search after a stop: test/bench/search.ts.
     const stopWorkers = stopWorkersOf();
     let relevanceLatency: RelevanceLatency | undefined;

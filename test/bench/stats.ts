@@ -9,6 +9,12 @@ export interface Stats {
   max: number;
 }
 
+/**
+ * Below this many samples a p95 is one of the few largest samples, not a percentile: `stats` leaves it
+ * out (NaN, printed as n/a; null in results.json).
+ */
+export const MIN_SAMPLES_FOR_P95 = 20;
+
 /** Nearest rank. */
 export function quantile(sorted: readonly number[], q: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
@@ -25,7 +31,7 @@ export function stats(samples: readonly number[]): Stats {
   return {
     n: sorted.length,
     p50: round(quantile(sorted, 0.5)),
-    p95: round(quantile(sorted, 0.95)),
+    p95: sorted.length >= MIN_SAMPLES_FOR_P95 ? round(quantile(sorted, 0.95)) : NaN,
     mean: round(sorted.reduce((s, x) => s + x, 0) / sorted.length),
     min: round(sorted[0]!),
     max: round(sorted[sorted.length - 1]!),

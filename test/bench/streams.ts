@@ -83,7 +83,7 @@ function pageIncrement(id: string): Promise<number> {
 }
 
 /** Tab A: RPC getAsset and fetch GET /api/asset/{id}, interleaved; ms each. */
-function pageRpcVsFetch(args: { ids: string[]; warmup: number; samples: number }): Promise<{ rpc: number[]; fetch: number[]; equal: boolean }> {
+export function pageRpcVsFetch(args: { ids: string[]; warmup: number; samples: number }): Promise<{ rpc: number[]; fetch: number[]; equal: boolean }> {
   return (async () => {
     const client = (window as unknown as { tessera: { rpc(): { getAsset(id: string): Promise<unknown> } } }).tessera.rpc();
     const rpc: number[] = [];

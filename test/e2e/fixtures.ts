@@ -12,12 +12,11 @@
  *   worker's included, goes to the test server's origin, or to an endpoint the test configured and named
  *   with `allowEndpoint(url)`; the test fails otherwise, naming the requests that left.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
-import { build, version as esbuildVersion } from 'esbuild';
 import { chatServersPerTest, type startChatServer } from '../support/chat-server.ts';
+import { sdkBundle } from '../support/sdk-bundle.ts';
+
+export { sdkBundle };
 
 declare global {
   interface Window {
@@ -27,44 +26,6 @@ declare global {
     };
     PiecesSDK: typeof import('@pieces.app/pieces-os-client');
   }
-}
-
-const SDK = '@pieces.app/pieces-os-client';
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-let sdkSource: Promise<string> | undefined;
-
-/**
- * The SDK as one IIFE defining `window.PiecesSDK`. Built once per test run: kept in memory per worker
- * process and in a file under node_modules/.cache keyed by the SDK's and esbuild's versions.
- */
-export function sdkBundle(): Promise<string> {
-  return (sdkSource ??= loadSdkBundle());
-}
-
-async function loadSdkBundle(): Promise<string> {
-  const { version } = createRequire(import.meta.url)(`${SDK}/package.json`) as { version: string };
-  const dir = `${repoRoot}node_modules/.cache/tessera`;
-  const file = `${dir}/pieces-os-client-${version}-esbuild-${esbuildVersion}.iife.js`;
-  const cached = await readFile(file, 'utf8').catch(() => undefined);
-  if (cached) return cached;
-  const result = await build({
-    absWorkingDir: repoRoot,
-    entryPoints: [SDK],
-    bundle: true,
-    format: 'iife',
-    globalName: 'PiecesSDK',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const source = result.outputFiles[0]!.text;
-  await mkdir(dir, { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  await writeFile(partial, source);
-  await rename(partial, file); // atomic: two workers building at once both write a whole file
-  return source;
 }
 
 async function withCdp<T>(page: Page, run: (cdp: CDPSession) => Promise<T>): Promise<T> {

@@ -96,4 +96,20 @@ describe('reads through the cache stay current', () => {
     await api.post(`/assets/${a.id}/delete`);
     expect((await api.get(`/asset/${a.id}`)).status).toBe(404);
   });
+
+  it('serves a repeated listing from its kept body, and a listing after a write shows the write (and a deletion)', async () => {
+    const api = await createTestApi();
+    const a = (await api.post('/assets/create', fragmentSeed(PYTHON_SNIPPET))).json();
+    const first = await api.get('/assets?transferables=false');
+    expect(first.contentType).toContain('application/json');
+    expect(first.json().iterable.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    expect((await api.get('/assets?transferables=false')).text).toBe(first.text);
+    const b = (await api.post('/assets/create', fragmentSeed('x = 1'))).json();
+    expect((await api.get('/assets?transferables=false')).json().iterable.map((x: { id: string }) => x.id).sort()).toEqual([a.id, b.id].sort());
+    // The two variants are kept apart: with contents and without.
+    expect((await api.get('/assets')).json().iterable[0].formats.iterable[0].fragment.string.raw).toBeDefined();
+    expect((await api.get('/assets?transferables=false')).json().iterable[0].formats.iterable[0].fragment).toBeUndefined();
+    await api.post(`/assets/${a.id}/delete`);
+    expect((await api.get('/assets?transferables=false')).json().iterable.map((x: { id: string }) => x.id)).toEqual([b.id]);
+  });
 });

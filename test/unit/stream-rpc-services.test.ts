@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { ApiError, asApiError } from '../../worker/core/errors.ts';
-import { OPERATIONS, STREAMING_OPERATIONS } from '../../worker/core/service-operations.ts';
+import { BODY_OPERATIONS, OPERATIONS, STREAMING_OPERATIONS } from '../../worker/core/service-operations.ts';
 import { createServices, type Services } from '../../worker/core/services.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { testClassifier } from '../support/classifier.ts';
@@ -154,9 +154,9 @@ describe('services = routes', () => {
     }
   });
 
-  it('OPERATIONS names every service operation but the streaming ones, reads apart from writes', async () => {
+  it('OPERATIONS names every service operation but the streaming and body ones, reads apart from writes', async () => {
     const { services } = await setup();
-    expect([...Object.keys(OPERATIONS), ...STREAMING_OPERATIONS].sort()).toEqual(Object.keys(services).sort());
+    expect([...Object.keys(OPERATIONS), ...STREAMING_OPERATIONS, ...BODY_OPERATIONS].sort()).toEqual(Object.keys(services).sort());
     const writes = Object.entries(OPERATIONS).filter(([, kind]) => kind === 'write').map(([name]) => name);
     expect(writes).toContain('exportAsset');
     expect(writes).toContain('createAsset');

@@ -1,9 +1,11 @@
 import { createApp } from '../core/app.ts';
+import { AssetCache } from '../core/assets/asset-cache.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { fetchModelFiles } from '../core/assets/language/vscode-model.ts';
 import { withDefaults, type ServiceContext } from '../core/deps.ts';
 import { DeferredEmbedder } from '../core/embed/select.ts';
 import { NO_MODULES } from '../core/lazy-modules.ts';
+import { vectorIndexFor } from '../core/qgpt/vectors/snippet-vectors.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
 import { createBrowserEmbedder } from './embedder-host.ts';
@@ -37,7 +39,12 @@ export async function createServiceApp({ base, assets }: ServiceAppOptions): Pro
   const embedder = assets ? new DeferredEmbedder(() => createBrowserEmbedder(assets)) : undefined;
   const modelFiles = assets && fetchModelFiles(new URL(LANGUAGE_MODEL_PATH, assets), fetchCached);
   const classifier = createLanguageClassifier({ ...(modelFiles ? { modelFiles } : {}), loadModule });
-  const ctx = withDefaults({ store, feed, classifier, base, loadModule, ...(embedder ? { embedder } : {}), files: new BrowserFileSource(store) });
+  // `?asset-cache=off` on the worker's script URL: a worker that keeps nothing it read, so every read goes
+  // to IndexedDB (the bench measures reads both ways).
+  const assetCache = new URL(self.location.href).searchParams.get('asset-cache') === 'off' ? new AssetCache(feed, 0) : undefined;
+  const ctx = withDefaults({ store, feed, classifier, base, loadModule, ...(embedder ? { embedder } : {}), files: new BrowserFileSource(store), ...(assetCache ? { assetCache } : {}) });
+  // Writes are embedded as they land, so the first relevance call after an import does not embed the library.
+  vectorIndexFor(ctx).follow();
   const app = createApp(ctx);
   return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };
 }

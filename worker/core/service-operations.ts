@@ -3,7 +3,7 @@
  * worker may send a read again, never a write. Apart from services.ts so that the page-side client can
  * import it without the domain code.
  */
-import type { Operation, StreamingServices } from './services.ts';
+import type { BodyServices, Operation, StreamingServices } from './services.ts';
 
 /**
  * Whether each operation only reads (safe to send again after a lost connection) or may write.
@@ -76,3 +76,6 @@ export const KEYED_CALL = 'keyed';
 
 /** The operations the RPC path does not offer: a stream does not cross its MessagePort (see StreamingServices). */
 export const STREAMING_OPERATIONS = ['backup', 'restoreBackup', 'answerStream'] as const satisfies readonly (keyof StreamingServices)[];
+
+/** The operations the RPC path does not offer either: JSON bodies for HTTP (see BodyServices); RPC takes the objects. */
+export const BODY_OPERATIONS = ['getAssetBody', 'listAssetsBody'] as const satisfies readonly (keyof BodyServices)[];

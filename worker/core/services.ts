@@ -9,7 +9,7 @@ import { createAsset } from './assets/create.ts';
 import { draftSeed } from './assets/draft.ts';
 import { importAssets } from './assets/import.ts';
 import { exportAsset, parseExportType } from './assets/export.ts';
-import { getActivities, getAsset, getConversations, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from './assets/read.ts';
+import { getActivities, getAsset, getAssetBody, getConversations, getFormats, listAssets, listAssetsBody, listIdentifiers, pseudoSnapshot } from './assets/read.ts';
 import { deleteAsset } from './assets/remove.ts';
 import { incrementScores } from './assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
@@ -257,7 +257,18 @@ export interface StreamingServices {
   answerStream(frame: string, options?: { socket?: string; closed?: AbortSignal }): AsyncGenerator<QGPTStreamOutput>;
 }
 
-export type AllServices = Services & StreamingServices;
+/**
+ * Reads answered as their JSON body, serialised once and kept in the asset cache until the next change:
+ * for HTTP (the RPC path takes the objects, through `getAsset` and `listAssets`).
+ */
+export interface BodyServices {
+  /** GET /asset/{id}: `getAsset`'s answer as JSON bytes */
+  getAssetBody(asset: string, options?: TransferableOptions): Promise<Uint8Array<ArrayBuffer>>;
+  /** GET /assets: `listAssets`'s answer as JSON bytes */
+  listAssetsBody(options?: ListOptions): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+export type AllServices = Services & StreamingServices & BodyServices;
 export type Operation = keyof Services;
 
 /** POST /embeddings: the active embedder's vectors, one per text, in order. */
@@ -285,6 +296,8 @@ export function createServices(ctx: ServiceContext): AllServices {
       return getAsset(ctx, id(asset), transferables(options));
     },
     listAssets: (options?: ListOptions) => listAssets(ctx, listing(options)),
+    getAssetBody: (asset, options) => getAssetBody(ctx, id(asset), transferables(options)),
+    listAssetsBody: (options?: ListOptions) => listAssetsBody(ctx, listing(options)),
     suggestedAssets: (options?: ListOptions) => suggestedAssets(ctx, listing(options)),
     searchAssets: (params, options, observer) => {
       const checked = check(SearchParamsSchema, params, '{query?, tags?}');

@@ -1,6 +1,7 @@
 import { AssetCache } from '../core/assets/asset-cache.ts';
 import { readSeq } from '../core/feed/commit.ts';
 import type { Feed } from '../core/feed/feed.ts';
+import type { Asset } from '../core/model/schemas.ts';
 import type { Store } from '../core/store/store.ts';
 
 /**
@@ -20,12 +21,12 @@ export class SharedAssetCache extends AssetCache {
     super(feed, limit);
   }
 
-  override async get(key: string, load: Parameters<AssetCache['get']>[1]): ReturnType<AssetCache['get']> {
+  override async get<T extends object = Asset>(key: string, load: () => Promise<T>, sizeOf?: (value: T) => number): Promise<T> {
     const head = await this.store.read(readSeq, ['meta']);
     if (head !== this.seen) {
       this.clear();
       this.seen = head;
     }
-    return super.get(key, load);
+    return super.get(key, load, sizeOf);
   }
 }

@@ -6,7 +6,8 @@ export const ASSET_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Wire Assets built by recent single-asset reads, so that reading the same asset again costs no
- * IndexedDB round trips. Derived data only: it starts empty after every worker start, and it is
+ * IndexedDB round trips; and the serialised body of a listing (`listAssetsBody`), the same until the
+ * next change. Derived data only: it starts empty after every worker start, and it is
  * emptied whenever any change is published (by this worker's commits or another context's), which
  * every write that changes what an Asset shows does. Emptying it whole, rather than per asset, also
  * covers what one asset shows of another (a tag's list of assets). Entries are shared: read-only.
@@ -16,7 +17,7 @@ export const ASSET_CACHE_BYTES = 32 * 1024 * 1024;
  */
 export class AssetCache {
   /** In use order: the least recently used first. */
-  private entries = new Map<string, { asset: Asset; bytes: number }>();
+  private entries = new Map<string, { value: object; bytes: number }>();
   private bytes = 0;
   /** Bumped by every clear, so a read that raced a write never stores what it read before it. */
   private generation = 0;
@@ -33,17 +34,21 @@ export class AssetCache {
     return this.bytes;
   }
 
-  async get(key: string, load: () => Promise<Asset>): Promise<Asset> {
+  /**
+   * What `load` answers for `key`, kept until the next change. `sizeOf` estimates what a value holds
+   * (default `estimateBytes`); a key names one kind of value, so the cast back is safe.
+   */
+  async get<T extends object = Asset>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number = estimateBytes): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit.asset;
+      return hit.value as T;
     }
     const generation = this.generation;
-    const asset = await load();
-    if (generation === this.generation) this.keep(key, asset);
-    return asset;
+    const value = await load();
+    if (generation === this.generation) this.keep(key, value, sizeOf(value));
+    return value;
   }
 
   clear(): void {
@@ -52,8 +57,7 @@ export class AssetCache {
     this.generation++;
   }
 
-  private keep(key: string, asset: Asset): void {
-    const bytes = estimateBytes(asset);
+  private keep(key: string, value: object, bytes: number): void {
     if (bytes > this.limitBytes) return;
     const old = this.entries.get(key);
     if (old) {
@@ -65,7 +69,7 @@ export class AssetCache {
       this.entries.delete(oldest);
       this.bytes -= entry.bytes;
     }
-    this.entries.set(key, { asset, bytes });
+    this.entries.set(key, { value, bytes });
     this.bytes += bytes;
   }
 }

@@ -6,6 +6,9 @@ import { ApiError, badRequest } from '../errors.ts';
  * (size limit, JSON syntax). What the values must be is the services' to check (service-input.ts).
  */
 
+/** The header of a JSON body answered as bytes already serialised (`c.body(bytes, 200, JSON_TYPE)`). */
+export const JSON_TYPE = { 'content-type': 'application/json' };
+
 const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0']);
 

@@ -9,21 +9,26 @@
  *   call never misses a committed asset, even one written just before the worker stopped. When the log no
  *   longer reaches back, or the active embedder differs from the one that made the stored vectors, it
  *   reconciles the whole library instead (re-embedding everything after an embedder change).
- * - While loaded it follows the feed, so writes are embedded in the background soon after they commit.
+ * - While loaded it follows the feed, so writes are embedded in the background soon after they commit;
+ *   after `follow()` (the hosts call it at start) it does so before any relevance call loaded it, so the
+ *   first relevance call after an import finds the library embedded.
  *   Only a change to what is embedded (the text formats and the name) is embedded again: each record keeps
  *   a `contentKey`, so a score increment, an export or a tag link (which log the asset as updated) costs
  *   a read of its text, not an embedding.
  * - `progress` says how far an embedding run is (`GET /api/embeddings` shows it).
+ * - A moment after the vectors change, every vector is saved as one snapshot (vector-snapshot.ts), which
+ *   the next worker loads instead of every `snippets` record, then catching up from the snapshot's seq.
  */
 import type { ServiceContext } from '../../deps.ts';
 import { changesSince, readSeq } from '../../feed/commit.ts';
 import { contentText } from '../../search/documents.ts';
 import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
-import type { AssetRecord, SnippetRecord } from '../../store/records.ts';
+import type { AssetRecord, IndexRecord, SnippetRecord } from '../../store/records.ts';
 import type { ReadTx } from '../../store/store.ts';
 import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
+import { snapshotRecords, takeVectorSnapshot, VECTOR_SNAPSHOT_ID, type VectorSnapshot } from './vector-snapshot.ts';
 import { unref } from '../../timers.ts';
 import { exclusive } from '../../exclusive.ts';
 
@@ -33,6 +38,8 @@ export const VECTORS_VERSION = 2;
 /** Assets embedded and written per transaction. */
 const CHUNK = 200;
 const SYNC_DELAY_MS = 300;
+/** Quiet time after the vectors last changed before the snapshot is written (10 MB at 10,000 assets). */
+const SNAPSHOT_DELAY_MS = 2000;
 
 export interface EmbeddingProgress {
   /** The embedder whose vectors are (being) stored. */
@@ -69,11 +76,20 @@ export class VectorIndex {
   /** Load, catch-up and save never interleave. */
   private readonly exclusive = exclusive();
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
+  private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
+  private following = false;
+  /** The seq of the snapshot stored (loaded or written), -1 when none is known. */
+  private snapshotSeq = -1;
 
   constructor(private ctx: ServiceContext) {
     ctx.feed.subscribe(() => {
-      if (this.loaded) this.scheduleSync();
+      if (this.loaded || this.following) this.scheduleSync();
     });
+  }
+
+  /** From now on, every committed change is embedded in the background, loaded or not. */
+  follow(): void {
+    this.following = true;
   }
 
   /** Every committed asset's snippet vectors: by asset id, and as one matrix to scan. */
@@ -83,6 +99,7 @@ export class VectorIndex {
       if (!this.loaded || this.embedderId !== this.ctx.embedder.id) await this.load();
       await this.catchUp();
     });
+    if (this.snapshotSeq !== this.seq) this.scheduleSnapshot();
     this.matrix ??= VectorMatrix.of(this.entries.values());
     return { entries: this.entries, matrix: this.matrix };
   }
@@ -98,17 +115,65 @@ export class VectorIndex {
     this.syncTimer = unref(setTimeout(() => void this.current().catch((error) => console.error('vectors: background sync failed', error)), SYNC_DELAY_MS));
   }
 
+  /** Writes the snapshot now if the vectors changed since the last one (tests). */
+  async saveSnapshot(): Promise<void> {
+    clearTimeout(this.snapshotTimer);
+    const record = await this.exclusive(async () => {
+      // Only a complete picture: every stored record of this embedder is in `entries`.
+      if (!this.loaded || this.reconcile || this.stale.size > 0 || this.snapshotSeq === this.seq) return undefined;
+      return takeVectorSnapshot(this.entries.values(), { embedder: this.embedderId, seq: this.seq, version: VECTORS_VERSION, saved: this.ctx.now().toISOString() });
+    });
+    if (!record) return;
+    await this.ctx.store.write((tx) => tx.put('indexes', record), ['indexes']);
+    this.snapshotSeq = record.seq;
+  }
+
+  private scheduleSnapshot() {
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = unref(setTimeout(() => void this.saveSnapshot().catch((error) => console.warn(`vectors: could not save the snapshot (${String(error)})`)), SNAPSHOT_DELAY_MS));
+  }
+
+  /** From the snapshot when there is a usable one (then `catchUp` applies what changed after it), else from every record. */
   private async load(): Promise<void> {
     this.embedderId = this.ctx.embedder.id;
+    this.entries.clear();
+    this.matrix = undefined;
+    const [state, snapshot] = await this.ctx.store.read(
+      (tx) => Promise.all([tx.get('indexes', VECTORS_STATE_ID), tx.get('indexes', VECTOR_SNAPSHOT_ID) as Promise<VectorSnapshot | undefined>]),
+      ['indexes'],
+    );
+    if (
+      this.usableState(state) &&
+      snapshot?.version === VECTORS_VERSION &&
+      snapshot.data.embedder === this.embedderId &&
+      snapshot.seq <= state!.seq &&
+      // The change log still reaches back to it: what changed since is known.
+      (await changesSince(this.ctx, snapshot.seq)) !== undefined
+    ) {
+      for (const record of snapshotRecords(snapshot.data)) this.entries.set(record.id, record);
+      this.stale = new Set();
+      this.seq = snapshot.seq;
+      this.snapshotSeq = snapshot.seq;
+      this.storedVersionOk = true;
+      this.reconcile = false;
+      this.loaded = true;
+      return;
+    }
+    await this.loadRecords();
+  }
+
+  /** Whether the stored state is of this version and embedder; a missing state means we cannot know which changes were applied. */
+  private usableState(state: IndexRecord | undefined): boolean {
+    return state?.version === VECTORS_VERSION && (state.data as { embedder?: string } | undefined)?.embedder === this.embedderId;
+  }
+
+  private async loadRecords(): Promise<void> {
     const [records, state] = await this.ctx.store.read(
       (tx) => Promise.all([tx.getAll('snippets'), tx.get('indexes', VECTORS_STATE_ID)]),
       ['snippets', 'indexes'],
     );
-    this.entries.clear();
-    this.matrix = undefined;
-    // Records of another embedder, or of another format version (splitting, storage), are all redone; a
-    // missing state means we cannot know which changes were applied.
-    const usable = state?.version === VECTORS_VERSION && (state.data as { embedder?: string } | undefined)?.embedder === this.embedderId;
+    // Records of another embedder, or of another format version (splitting, storage), are all redone.
+    const usable = this.usableState(state);
     if (usable) for (const record of records) if (record.embedder === this.embedderId) this.entries.set(record.id, record);
     this.stale = new Set(records.filter((r) => !this.entries.has(r.id)).map((r) => r.id));
     this.seq = usable ? state!.seq : 0;

@@ -1,0 +1,135 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ServiceContext } from '../../worker/core/deps.ts';
+import type { Embedder } from '../../worker/core/embed/embedder.ts';
+import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
+import { VECTOR_SNAPSHOT_ID, snapshotRecords, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
+import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
+import type { CollectionName, SnippetRecord } from '../../worker/core/store/records.ts';
+import type { Store } from '../../worker/core/store/store.ts';
+import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { createTestApi, type TestApi } from '../support/test-api.ts';
+
+/** An embedder with the hashing embedder's id and vectors that notes every text it embeds. */
+function countingEmbedder(texts: string[]): Embedder {
+  const hashing = new HashingEmbedder();
+  return { id: hashing.id, dimensions: hashing.dimensions, embed: async (batch) => (texts.push(...batch), hashing.embed(batch)) };
+}
+
+/** The store, noting which collections are read whole (`getAll`). */
+function watchedStore(store: Store, readWhole: CollectionName[]): Store {
+  const watchTx = <T extends object>(tx: T): T =>
+    new Proxy(tx, {
+      get(target, key) {
+        const value = Reflect.get(target, key) as unknown;
+        if (key === 'getAll') return (collection: CollectionName, ...rest: unknown[]) => (readWhole.push(collection), (value as (...a: unknown[]) => unknown).call(target, collection, ...rest));
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'read') return (fn: (tx: object) => Promise<unknown>, scope?: readonly CollectionName[]) => target.read((tx) => fn(watchTx(tx)), scope);
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+const ask = async (api: TestApi, query: string) =>
+  (await api.post('/qgpt/relevance', { query, options: { database: true } })).json<{ relevant: { iterable: { asset: { id: string } }[] } }>();
+
+describe('the vector snapshot', () => {
+  it('gives back the records it was taken from, vectors and all', () => {
+    const hashing = new HashingEmbedder({ dimensions: 8 });
+    const records: SnippetRecord[] = [
+      { id: 'a', updated: 't1', key: 'k1', embedder: hashing.id, snippets: [
+        { format: 'f1', start: 0, end: 5, vector: Int8Array.from([1, 2, 3, 4, 5, 6, 7, 8]), scale: 0.5 },
+        { format: 'f2', start: 5, end: 9, vector: Int8Array.from([-1, -2, -3, -4, -5, -6, -7, -8]), scale: 0.25 },
+      ] },
+      { id: 'b', updated: 't2', embedder: hashing.id, snippets: [] },
+      { id: 'c', updated: 't3', key: 'k3', embedder: hashing.id, snippets: [{ format: 'f3', start: 1, end: 2, vector: new Int8Array(8).fill(127), scale: 1 }] },
+    ];
+    const snapshot = takeVectorSnapshot(records, { embedder: hashing.id, seq: 7, version: 2, saved: 'now' });
+    expect(snapshot).toMatchObject({ id: VECTOR_SNAPSHOT_ID, seq: 7, version: 2 });
+    expect(snapshot.data.rows.byteLength).toBe(3 * 8);
+    expect(snapshotRecords(snapshot.data)).toEqual(records);
+  });
+
+  it('is what a new worker loads instead of every snippet record, catching up on what changed after it', async () => {
+    const embedder = countingEmbedder([]);
+    const first = await createTestApi({ embedder });
+    const yaml = (await first.create(fragmentSeed(YAML_SNIPPET))).id as string;
+    const retry = (await first.create(fragmentSeed(RETRY_SNIPPET))).id as string;
+    await ask(first, 'read a yaml config');
+    // The first worker's index writes the snapshot; then a write and a deletion land after it.
+    const snapshotOf = () => first.store.read((tx) => tx.get('indexes', VECTOR_SNAPSHOT_ID));
+    expect(await snapshotOf()).toBeUndefined();
+    await saveSnapshotOf(first, embedder);
+    expect((await snapshotOf())?.data).toMatchObject({ ids: expect.arrayContaining([yaml, retry]) });
+    const csv = (await first.create(fragmentSeed(CSV_SNIPPET))).id as string;
+    expect((await first.post(`/assets/${retry}/delete`)).status).toBe(200);
+
+    const embedded: string[] = [];
+    const readWhole: CollectionName[] = [];
+    const second = await createTestApi({ store: watchedStore(first.store, readWhole), embedder: countingEmbedder(embedded) });
+    const csvAnswer = await ask(second, 'write csv rows');
+    expect(csvAnswer.relevant.iterable[0]!.asset.id).toBe(csv);
+    expect((await ask(second, 'read a yaml config')).relevant.iterable[0]!.asset.id).toBe(yaml);
+    expect((await ask(second, 'retry with backoff')).relevant.iterable.map((r) => r.asset.id)).not.toContain(retry);
+    // Loaded from the snapshot: the snippet records were not read whole, and nothing in it was embedded again.
+    expect(readWhole).not.toContain('snippets');
+    expect(embedded.filter((t) => t.includes('load_config') || t.includes('retryWithBackoff'))).toEqual([]);
+  });
+
+  it('is not used when the change log no longer reaches back to it, nor by another embedder', async () => {
+    const embedder = new HashingEmbedder();
+    const first = await createTestApi({ embedder });
+    await first.create(fragmentSeed(YAML_SNIPPET));
+    await ask(first, 'yaml');
+    await saveSnapshotOf(first, embedder);
+    // The change log moved on past the snapshot (as after more changes than it keeps).
+    await first.store.write(async (tx) => {
+      const snapshot = (await tx.get('indexes', VECTOR_SNAPSHOT_ID))!;
+      await tx.put('indexes', { ...snapshot, seq: -1_000_000 });
+    });
+    const readWhole: CollectionName[] = [];
+    const second = await createTestApi({ store: watchedStore(first.store, readWhole) });
+    expect((await ask(second, 'read a yaml config')).relevant.iterable).toHaveLength(1);
+    expect(readWhole).toContain('snippets');
+
+    const embedded: string[] = [];
+    const other: Embedder = { id: 'other-64', dimensions: 64, embed: async (texts) => (embedded.push(...texts), new HashingEmbedder({ dimensions: 64 }).embed(texts)) };
+    const third = await createTestApi({ store: first.store, embedder: other });
+    expect((await ask(third, 'read a yaml config')).relevant.iterable).toHaveLength(1);
+    expect(embedded.some((t) => t.includes('load_config'))).toBe(true);
+  });
+});
+
+/**
+ * Writes the snapshot of the test app's vector index now (it would a moment after the vectors changed).
+ * The index is the one of the app's store and embedder, made by its first relevance call.
+ */
+async function saveSnapshotOf(api: TestApi, embedder: Embedder): Promise<void> {
+  await vectorIndexFor({ store: api.store, embedder } as ServiceContext).saveSnapshot();
+}
+
+describe('the vector index following writes', () => {
+  it('embeds what is written in the background once told to follow, before any relevance call', async () => {
+    const embedded: string[] = [];
+    const embedder = countingEmbedder(embedded);
+    const api = await createTestApi({ embedder });
+    await api.create(fragmentSeed(YAML_SNIPPET));
+    const library = async () => (await api.get('/embeddings/library')).json<{ embedded: number; pending: number }>();
+    expect((await library()).embedded).toBe(0); // this makes the app's vector index, which follows() below reaches
+    await api.create(fragmentSeed(CSV_SNIPPET));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(embedded).toEqual([]); // not following yet: nothing embedded without a relevance call
+    vectorIndexFor({ store: api.store, embedder } as ServiceContext).follow();
+    await api.create(fragmentSeed(RETRY_SNIPPET));
+    await vi.waitFor(async () => expect((await library()).embedded).toBe(3), { timeout: 5000, interval: 50 });
+    expect(embedded.filter((t) => t.includes('load_config') || t.includes('write_rows') || t.includes('retryWithBackoff'))).toHaveLength(3);
+    // The first relevance call finds them embedded: it embeds only its query.
+    embedded.length = 0;
+    expect((await ask(api, 'write csv rows')).relevant.iterable).not.toHaveLength(0);
+    expect(embedded).toEqual(['write csv rows']);
+  });
+});
