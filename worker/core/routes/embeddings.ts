@@ -1,7 +1,12 @@
 import { Hono } from 'hono/quick';
 import * as z from 'zod';
 import type { Context } from '../deps.ts';
-import { describeEmbedder } from '../embed/embedder.ts';
+import { resetEmbedder } from '../embed/configured.ts';
+import { describeEmbedder, embedTagged } from '../embed/embedder.ts';
+import { EmbeddingEndpointError, EndpointEmbedder } from '../embed/endpoint.ts';
+import { clearEmbeddingSettings, EmbeddingSettingsSchema, readEmbeddingSettings, writeEmbeddingSettings } from '../embed/endpoint-settings.ts';
+import { publicSettings } from '../qgpt/settings.ts';
+import { json, keyed } from './idempotent.ts';
 import { ApiError } from '../errors.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { vectorIndexFor } from '../qgpt/vectors.ts';
@@ -26,7 +31,13 @@ const EmbedRequestSchema = lazySchema(() => z.object({ texts: z.array(z.string()
  *   far the library's snippet vectors are (qgpt/vectors.ts); after a change of embedder `pending` counts
  *   down while everything is re-embedded. POST `/embeddings/library` starts bringing them up to date in
  *   the background and answers 202 with the progress (relevance does it too, before it answers).
+ * - `/embeddings/settings`: an OpenAI-compatible embeddings endpoint (`<url>/embeddings`) to embed with
+ *   instead of the built-in embedder, like `/qgpt/settings` for answers: GET, PUT `{url, model, apiKey?,
+ *   enabled?}` (the key never answered back, only over https or to this machine), DELETE, and POST
+ *   `/test` -> `{ok, message}`. While the endpoint fails the built-in embedder answers (GET `/embeddings`
+ *   says why, under `endpoint`); a change of either re-embeds the library.
  */
+const TEST_TIMEOUT_MS = 10_000;
 export function embeddingRoutes(ctx: Context) {
   const app = new Hono();
   app.get('/', async (c) => {
@@ -37,19 +48,49 @@ export function embeddingRoutes(ctx: Context) {
     const started = performance.now();
     const { texts } = await requireBody(c, EmbedRequestSchema, ctx.maxBodyBytes, '{texts: string[]}');
     const read = performance.now();
-    let vectors: Float32Array[];
+    let tagged: { embedder: string; vectors: Float32Array[] };
     try {
-      vectors = await ctx.embedder.embed(texts);
+      tagged = await embedTagged(ctx.embedder, texts);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw new ApiError(503, 'embedder_unavailable', `The embedder ${ctx.embedder.id} failed: ${message}`);
     }
     const embedded = performance.now();
-    await ctx.embedder.ready?.(); // settled by embed(); id and dimensions are readable
-    const body = JSON.stringify({ embedder: ctx.embedder.id, dimensions: ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) });
+    const { embedder, vectors } = tagged;
+    const body = JSON.stringify({ embedder, dimensions: vectors[0]?.length ?? ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) });
     // Where the time went, for people and benchmarks (shown by browsers' devtools too).
     const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(embedded - read).toFixed(1)}, json;dur=${(performance.now() - embedded).toFixed(1)}`;
     return c.body(body, 200, { 'content-type': 'application/json', 'server-timing': timing });
+  });
+  app.get('/settings', async (c) => c.json(publicSettings(await readEmbeddingSettings(ctx.store))));
+  app.put(
+    '/settings',
+    keyed(ctx, json, async (c, ctx) => {
+      const saved = await writeEmbeddingSettings(ctx, await requireBody(c, EmbeddingSettingsSchema, ctx.maxBodyBytes, '{url, model, apiKey?, enabled?}'));
+      resetEmbedder(ctx.embedder);
+      return saved;
+    }),
+  );
+  app.delete(
+    '/settings',
+    keyed(ctx, json, async (_c, ctx) => {
+      const cleared = await clearEmbeddingSettings(ctx);
+      resetEmbedder(ctx.embedder);
+      return cleared;
+    }),
+  );
+  app.post('/settings/test', async (c) => {
+    const settings = await readEmbeddingSettings(ctx.store);
+    if (!settings) return c.json({ ok: false, message: 'No embeddings endpoint is set.' });
+    const started = performance.now();
+    try {
+      const [vector] = await new EndpointEmbedder(settings, ctx.fetch, TEST_TIMEOUT_MS).embed(['def ok(): return True']);
+      resetEmbedder(ctx.embedder);
+      return c.json({ ok: true, message: `Connected: ${settings.model} at ${settings.url} answered a ${vector!.length}-dimension vector in ${Math.round(performance.now() - started)} ms.` });
+    } catch (error) {
+      if (!(error instanceof EmbeddingEndpointError)) throw error;
+      return c.json({ ok: false, message: `${settings.url} did not answer: ${error.reason}` });
+    }
   });
   app.get('/library', (c) => c.json(vectorIndexFor(ctx).progress));
   app.post('/library', (c) => {
