@@ -35,7 +35,7 @@ import type {
 } from '../../worker/core/model/schemas.ts';
 import type { LibraryPreviews, LibraryRows } from '../../worker/core/library/schemas.ts';
 import type { EmbedderInfo } from '../../worker/core/embed/embedder.ts';
-import type { EmbeddingProgress } from '../../worker/core/qgpt/vectors.ts';
+import type { EmbeddingProgress } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 
 /** `GET /qgpt/settings` (the answer endpoint) or `GET /embeddings/settings`, without the key. */
 export interface AnswerEndpoint {

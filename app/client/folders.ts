@@ -1,6 +1,6 @@
 /**
  * Granted folders for `/qgpt/relevance` paths: the page hands the worker a folder the user chose with the
- * File System Access API, under a name; paths `/<name>/...` then read it (worker/core/qgpt/files.ts).
+ * File System Access API, under a name; paths `/<name>/...` then read it (worker/core/qgpt/files/files.ts).
  *
  * ```ts
  * import { pickFolder, listFolders, removeFolder } from './client/index.ts';
@@ -15,7 +15,7 @@
  */
 import { rpc } from './rpc.ts';
 
-import type { GrantedFolder } from '../../worker/core/qgpt/folders.ts';
+import type { GrantedFolder } from '../../worker/core/qgpt/files/folders.ts';
 
 /** A registered folder, as `GET /api/folders` lists it. */
 export type { GrantedFolder };

@@ -38,7 +38,7 @@ import {
   type StreamKind,
 } from '../../worker/core/streams/protocol.ts';
 import { clientDefaults, whenControlled } from './defaults.ts';
-import { isChangeEvent, StreamSync } from './stream-sync.ts';
+import { isChangeEvent, StreamSync } from '../../worker/core/streams/stream-sync.ts';
 import { CHANGE_CHANNEL } from '../../worker/browser/protocol.ts';
 
 export interface SocketOptions {

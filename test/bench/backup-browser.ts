@@ -22,7 +22,7 @@ import { basename } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { APPLICATION } from '../support/seeds.ts';
-import { SnippetGen } from './search.ts';
+import { SnippetGen } from './library-snippets.ts';
 import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
 
 export interface BackupBrowserResult {

@@ -30,7 +30,7 @@ import type { Classifier } from '../../worker/core/assets/classifier.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
-import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
+import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { mulberry32 } from '../support/random.ts';

@@ -15,10 +15,13 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[i]!;
 }
 
+/** Milliseconds to three decimals, as the results keep them. */
+export const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The statistics of the finite samples (a missing Server-Timing entry reads as NaN and is left out). */
 export function stats(samples: readonly number[]): Stats {
-  if (samples.length === 0) return { n: 0, p50: NaN, p95: NaN, mean: NaN, min: NaN, max: NaN };
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const sorted = samples.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (sorted.length === 0) return { n: 0, p50: NaN, p95: NaN, mean: NaN, min: NaN, max: NaN };
   return {
     n: sorted.length,
     p50: round(quantile(sorted, 0.5)),

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Context } from '../../worker/core/deps.ts';
+import type { ServiceContext } from '../../worker/core/deps.ts';
 import { commit } from '../../worker/core/feed/commit.ts';
 import type { ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { LogFeed } from '../../worker/node/log-feed.ts';
@@ -10,7 +10,7 @@ import { dropSchemas, openPgliteStore, testSchema } from '../support/pg.ts';
 
 /** Commits a change to `asset` through the core's commit (change log, seq, publish after commit). */
 function change(store: PgStore, feed: LogFeed, asset: string, kind: ChangeEvent['kind'] = 'created') {
-  return commit({ store, feed } as unknown as Context, async (tx, log) => {
+  return commit({ store, feed } as unknown as ServiceContext, async (tx, log) => {
     await tx.put('meta', { id: `touched-${asset}`, value: kind });
     log[kind](asset);
   });

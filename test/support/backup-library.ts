@@ -6,9 +6,9 @@
  */
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
-import { withDefaults, type Context } from '../../worker/core/deps.ts';
+import { withDefaults, type ServiceContext } from '../../worker/core/deps.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
-import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
+import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { GO_SNIPPET, PNG_BYTES, PYTHON_SNIPPET, YAML_SNIPPET, fileSeed, fragmentSeed } from './seeds.ts';
 import { createTestApi, type TestApi } from './test-api.ts';
@@ -33,7 +33,7 @@ export class CountingEmbedder implements Embedder {
 
 export interface Library {
   api: TestApi;
-  ctx: Context;
+  ctx: ServiceContext;
   embedder: CountingEmbedder;
   ids: { py: string; go: string; png: string; bytes: string; yaml: string };
 }
@@ -44,7 +44,7 @@ export function steppingClock(start = '2026-03-01T10:00:00.000Z') {
   return () => new Date((t += 1000));
 }
 
-/** The test API over `store` with a counting embedder, and a Context that reaches the same vector index. */
+/** The test API over `store` with a counting embedder, and a ServiceContext that reaches the same vector index. */
 export async function openLibrary(store: Store, now = steppingClock()): Promise<Omit<Library, 'ids'>> {
   const embedder = new CountingEmbedder();
   const api = await createTestApi({ store, embedder, now });
@@ -102,7 +102,7 @@ export async function buildLibrary(store: Store, now = steppingClock()): Promise
 }
 
 /** Every listing of the API that shows what a library holds. */
-export async function listings(api: TestApi, ctx: Context) {
+export async function listings(api: TestApi, ctx: ServiceContext) {
   const json = async (path: string) => {
     const reply = await api.get(path);
     if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}: ${reply.text}`);

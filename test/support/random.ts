@@ -9,3 +9,21 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Seeded draws for generated text (the bench's snippet generators): integers, picks, capitals. */
+export class SeededDraws {
+  protected readonly rnd: () => number;
+  constructor(seed: number) {
+    this.rnd = mulberry32(seed);
+  }
+  /** An integer in [lo, hi]. */
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.rnd() * (hi - lo + 1));
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.rnd() * xs.length)]!;
+  }
+  cap(s: string): string {
+    return s[0]!.toUpperCase() + s.slice(1);
+  }
+}

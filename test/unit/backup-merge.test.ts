@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
+import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { backupText, buildLibrary, listings, openLibrary, steppingClock } from '../support/backup-library.ts';
 import { dumpStore } from '../support/dump.ts';
 import { STORES } from '../support/stores.ts';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BACKUP_STORES } from '../../worker/core/backup/format.ts';
-import { vectorIndexFor } from '../../worker/core/qgpt/vectors.ts';
+import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { API_KEY, backupText, buildLibrary, listings, openLibrary, publicSettings } from '../support/backup-library.ts';
 import type { ReadTx, Store } from '../../worker/core/store/store.ts';
 import { STORES } from '../support/stores.ts';

@@ -78,6 +78,27 @@ describe('bad input gets a clear error and changes nothing', () => {
     await refused('POST', '/asset/update', { id: asset.id, name: 'y'.repeat(LIMIT) }, 413);
   });
 
+  it('every route that reads a body refuses one over the limit with the same 413', async () => {
+    // Routes that read no body; POST /backup/restore has a limit of its own (backup-refused.test.ts).
+    const bodyless = [
+      'POST /api/assets/:asset/delete',
+      'POST /api/asset/:asset/:kind/:action{associate|disassociate}/:id',
+      'POST /api/conversations/:conversation/delete',
+      'POST /api/embeddings/library',
+      'POST /api/qgpt/settings/test',
+      'POST /api/embeddings/settings/test',
+      'POST /api/backup/restore',
+    ];
+    const routes = api.app.routes.map((r) => `${r.method} ${r.path}`).filter((r) => /^(POST|PUT) /.test(r) && !bodyless.includes(r));
+    expect(routes).toContain('POST /api/qgpt/stream');
+    expect(routes.length).toBeGreaterThan(20);
+    const huge = JSON.stringify({ text: 'x'.repeat(LIMIT) });
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [string, string];
+      await refused(method, path.slice('/api'.length).replace(':asset', asset.id).replace(/:\w+/g, 'x'), huge, 413, 'body_too_large');
+    }
+  });
+
   it('unknown asset, tag, website and summary ids are a 404', async () => {
     for (const { method, path, body, status, code } of unknownIdRequests(asset, tag.id)) {
       await refused(method, path, body, status, code);

@@ -5,7 +5,7 @@
  * TESSERA_TEST_STORE=idb.
  */
 import { describe, expect, it } from 'vitest';
-import { withDefaults, type Context } from '../../worker/core/deps.ts';
+import { withDefaults, type ServiceContext } from '../../worker/core/deps.ts';
 import { IDEMPOTENCY_TTL_MS, sweepIdempotencyKeys } from '../../worker/core/idempotency.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { createServices, runKeyedOperation } from '../../worker/core/services.ts';
@@ -30,7 +30,7 @@ function clock(start = Date.parse('2026-03-01T10:00:00Z')) {
   return { now: () => new Date(now), advance: (ms: number) => (now += ms) };
 }
 
-async function contextOf(api: TestApi, now?: () => Date): Promise<Context> {
+async function contextOf(api: TestApi, now?: () => Date): Promise<ServiceContext> {
   return withDefaults({ store: api.store, feed: api.feed, classifier: await testClassifier(), ...(now ? { now } : {}) });
 }
 

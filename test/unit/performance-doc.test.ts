@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { END_MARKER, parseDetectAccuracy, renderFigures, START_MARKER, withFigures, type BenchResults } from '../bench/performance-doc.ts';
+import { END_MARKER, renderFigures, START_MARKER, withFigures, type BenchResults } from '../bench/performance-doc.ts';
+import { parseDetectAccuracy } from '../bench/performance-sections.ts';
 
 const stat = (p50: number, p95 = p50, n = 10) => ({ n, p50, p95, mean: p50, min: p50, max: p95 });
 const results: BenchResults = {

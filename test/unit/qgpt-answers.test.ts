@@ -4,12 +4,12 @@
  * server (test/support/chat-server.ts), including each way it can fail.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withDefaults, type Context } from '../../worker/core/deps.ts';
+import { withDefaults, type ServiceContext } from '../../worker/core/deps.ts';
 import type { QGPTQuestionInput } from '../../worker/core/model/schemas.ts';
 import { ChatError, streamChat } from '../../worker/core/qgpt/answer/chat.ts';
-import { questionWithSources } from '../../worker/core/qgpt/question.ts';
-import { storeRelevant } from '../../worker/core/qgpt/relevant.ts';
-import { readChatSettings } from '../../worker/core/qgpt/settings.ts';
+import { questionWithSources } from '../../worker/core/qgpt/answer/question.ts';
+import { storeRelevant } from '../../worker/core/qgpt/relevant-ring.ts';
+import { readChatSettings } from '../../worker/core/qgpt/answer/chat-settings.ts';
 import { chatServersPerTest, startChatServer } from '../support/chat-server.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { dumpStore } from '../support/dump.ts';
@@ -30,7 +30,7 @@ Logs go to /var/log/tessera. Rotate them weekly.`;
 const relevantFragment = (raw: string, extra: Record<string, unknown> = {}) => ({ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(raw).asset }, ...extra });
 
 let api: TestApi;
-let ctx: Context;
+let ctx: ServiceContext;
 
 beforeEach(async () => {
   api = await createTestApi();

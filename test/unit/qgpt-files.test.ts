@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
-import { ApiError } from '../../worker/core/errors.ts';
-import { hostError } from '../../worker/core/qgpt/file-tree.ts';
-import { FILE_LIMITS, folderNameProblem, parsePath } from '../../worker/core/qgpt/files.ts';
-import { MemoryFileSource } from '../../worker/core/qgpt/memory-files.ts';
-import { asApiError, createServices } from '../../worker/core/services.ts';
+import { ApiError, asApiError } from '../../worker/core/errors.ts';
+import { hostError } from '../../worker/core/qgpt/files/file-tree.ts';
+import { FILE_LIMITS, folderNameProblem, parsePath } from '../../worker/core/qgpt/files/files.ts';
+import { MemoryFileSource } from '../../worker/core/qgpt/files/memory-files.ts';
+import { createServices } from '../../worker/core/services.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { ErrorBodySchema } from '../support/responses.ts';

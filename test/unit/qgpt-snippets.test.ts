@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SNIPPET_CHARS, splitSnippets } from '../../worker/core/qgpt/snippets.ts';
+import { MAX_SNIPPET_CHARS, splitSnippets } from '../../worker/core/qgpt/vectors/snippets.ts';
 
 const PYTHON = `import os
 import sys

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dot } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
-import { dotQuantized, quantize, VectorMatrix } from '../../worker/core/qgpt/vector-matrix.ts';
+import { dotQuantized, quantize, VectorMatrix } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
 import type { SnippetRecord } from '../../worker/core/store/records.ts';
 
 const embedder = new HashingEmbedder();

@@ -5,7 +5,7 @@ import { CHANGE_LOG_SIZE, lastSeq } from '../../worker/core/feed/commit.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { DOC_META_CODEC, type DocMeta } from '../../worker/core/search/documents.ts';
 import { TypoIndex } from '../../worker/core/search/fuzzy.ts';
-import { LexicalIndex } from '../../worker/core/search/lexical.ts';
+import { LexicalIndex } from '../../worker/core/search/lexical/lexical-index.ts';
 import {
   SNAPSHOT_ID,
   SNAPSHOT_META_ID,

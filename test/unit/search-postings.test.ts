@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodePostings, forEachPosting } from '../../worker/core/search/postings.ts';
+import { encodePostings, forEachPosting } from '../../worker/core/search/lexical/postings.ts';
 
 function decodeAll(coded: ReturnType<typeof encodePostings>): [number, number][][] {
   return Array.from(coded.counts, (_, t) => {

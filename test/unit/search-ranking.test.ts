@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FIELDS, LexicalIndex, type QueryTerm } from '../../worker/core/search/lexical.ts';
+import { FIELDS } from '../../worker/core/search/lexical/fields.ts';
+import { LexicalIndex } from '../../worker/core/search/lexical/lexical-index.ts';
+import type { QueryTerm } from '../../worker/core/search/lexical/ranking.ts';
 import { terms } from '../../worker/core/search/tokenize.ts';
 
 type Fields = Partial<Record<(typeof FIELDS)[number], string>>;

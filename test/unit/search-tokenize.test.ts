@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LexicalIndex } from '../../worker/core/search/lexical.ts';
+import { LexicalIndex } from '../../worker/core/search/lexical/lexical-index.ts';
 import { TypoIndex, damerauLevenshtein } from '../../worker/core/search/fuzzy.ts';
 import { analyseQuery } from '../../worker/core/search/query.ts';
 import { stem, terms, words } from '../../worker/core/search/tokenize.ts';
@@ -37,6 +37,7 @@ describe('the code-aware tokenizer', () => {
     ];
     for (const [word, stemmed] of cases) expect(stem(word), word).toBe(stemmed);
     expect(stem('utf8')).toBe('utf8');
+    expect(stem('naïveté')).toBe('naïveté');
   });
 });
 

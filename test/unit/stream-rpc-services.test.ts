@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
-import { ApiError } from '../../worker/core/errors.ts';
-import { OPERATIONS } from '../../worker/core/service-operations.ts';
-import { asApiError, createServices, type Services } from '../../worker/core/services.ts';
+import { ApiError, asApiError } from '../../worker/core/errors.ts';
+import { OPERATIONS, STREAMING_OPERATIONS } from '../../worker/core/service-operations.ts';
+import { createServices, type Services } from '../../worker/core/services.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -91,6 +91,32 @@ describe('services = routes', () => {
     expect((await api.get(`/asset/${created.id}`)).status).toBe(404);
   });
 
+  it('search, discovery, questions, embeddings, settings and streams answer what their routes answer', async () => {
+    const { api, services } = await setup();
+    const py = (await api.post('/assets/create', fragmentSeed(PYTHON_SNIPPET, { tags: [{ text: 'shared' }] }))).json();
+    await services.createAsset(fragmentSeed(GO_SNIPPET) as never);
+    const relevanceInput = { query: 'print hello', options: { database: true } };
+    const cases: [unknown, string, string, unknown?][] = [
+      [await services.searchAssets({ query: 'hello' }, { limit: 1 }), 'GET', '/assets/search?query=hello&limit=1'],
+      [await services.searchAssets({ tags: ['shared'] }), 'GET', '/assets/search?searchable_tags=shared'],
+      [await services.searchWithFilters({ query: 'hello' }, { transferables: false }), 'POST', '/assets/search?transferables=false', { query: 'hello' }],
+      [await services.relatedAssets({ iterable: [{ id: py.id }] } as never), 'POST', '/assets/related', { iterable: [{ id: py.id }] }],
+      [await services.suggestedAssets(), 'GET', '/assets?suggested=true'],
+      [await services.embed({ texts: ['a', 'b'] }), 'POST', '/embeddings', { texts: ['a', 'b'] }],
+      [await services.describeEmbedder(), 'GET', '/embeddings'],
+      [await services.chatSettings(), 'GET', '/qgpt/settings'],
+      [(await services.streamSnapshot('identifiers')).frame, 'GET', '/assets/stream/identifiers'],
+      [await services.streamChanges('identifiers', 0), 'GET', '/assets/stream/identifiers?since=0'],
+      [await services.listLibraryRows(), 'GET', '/library'],
+    ];
+    for (const [value, method, path, body] of cases) expect(plain(value), `${method} ${path}`).toEqual((await api.call(method, path, body)).json());
+    // Snippet ids are numbered per answer: the rest must agree.
+    const withoutIds = (output: { relevant: { iterable: { id?: string }[] } }) => output.relevant.iterable.map(({ id: _id, ...rest }) => rest);
+    const relevant = await services.relevance(relevanceInput as never, { limit: 2 });
+    expect(relevant.relevant.iterable).toHaveLength(2);
+    expect(plain(withoutIds(relevant as never))).toEqual(withoutIds((await api.post('/qgpt/relevance?limit=2', relevanceInput)).json()));
+  });
+
   it('bad input fails with the status and code of the route', async () => {
     const { api, services } = await setup();
     const a = await services.createAsset(fragmentSeed(PYTHON_SNIPPET) as never);
@@ -108,6 +134,18 @@ describe('services = routes', () => {
       [() => services.disassociate('constructor' as never, a.id, 'nope'), 'POST', `/asset/${a.id}/constructor/disassociate/nope`],
       [() => services.createTag({} as never), 'POST', '/tags/create', {}],
       [() => services.getAsset(a.id, { transferables: 'maybe' as never }), 'GET', `/asset/${a.id}?transferables=maybe`],
+      [() => services.searchAssets({}), 'GET', '/assets/search'],
+      [() => services.searchAssets({ query: 'x' }, { limit: 0 }), 'GET', '/assets/search?query=x&limit=0'],
+      [() => services.searchWithFilters({} as never, { offset: 2_000_000 }), 'POST', '/assets/search?offset=2000000', {}],
+      [() => services.relevance(undefined as never), 'POST', '/qgpt/relevance'],
+      [() => services.relevance({ query: 'x' } as never, { limit: 101 }), 'POST', '/qgpt/relevance?limit=101', { query: 'x' }],
+      [() => services.question({ query: 3 } as never), 'POST', '/qgpt/question', { query: 3 }],
+      [() => services.embed({ texts: [1] } as never), 'POST', '/embeddings', { texts: [1] }],
+      [() => services.saveChatSettings({ url: 'x' } as never), 'PUT', '/qgpt/settings', { url: 'x' }],
+      [() => services.importAssets(undefined as never), 'POST', '/assets/import'],
+      [() => services.relatedAssets({ iterable: [{}] } as never), 'POST', '/assets/related', { iterable: [{}] }],
+      [() => services.streamChanges('identifiers', -1), 'GET', '/assets/stream/identifiers?since=-1'],
+      [() => services.getAsset(a.id, { accessor: { os: 3 } as never }), 'POST', `/asset/${a.id}`, { os: 3 }],
     ];
     for (const [run, method, path, body] of cases) {
       const reply = await api.call(method, path, body);
@@ -116,9 +154,9 @@ describe('services = routes', () => {
     }
   });
 
-  it('OPERATIONS names every service operation, reads apart from writes', async () => {
+  it('OPERATIONS names every service operation but the streaming ones, reads apart from writes', async () => {
     const { services } = await setup();
-    expect(Object.keys(OPERATIONS).sort()).toEqual(Object.keys(services).sort());
+    expect([...Object.keys(OPERATIONS), ...STREAMING_OPERATIONS].sort()).toEqual(Object.keys(services).sort());
     const writes = Object.entries(OPERATIONS).filter(([, kind]) => kind === 'write').map(([name]) => name);
     expect(writes).toContain('exportAsset');
     expect(writes).toContain('createAsset');

@@ -5,7 +5,7 @@
  */
 import { AssetsFromJSON, QGPTStreamOutputFromJSON, StreamedIdentifiersFromJSON } from '@pieces.app/pieces-os-client';
 import { describe, expect, it } from 'vitest';
-import { StreamSync, isChangeEvent, type SyncTransport } from '../../app/client/stream-sync.ts';
+import { StreamSync, isChangeEvent, type SyncTransport } from '../../worker/core/streams/stream-sync.ts';
 import { createApp } from '../../worker/core/app.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { CHANGE_LOG_SIZE } from '../../worker/core/feed/commit.ts';

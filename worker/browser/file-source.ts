@@ -1,13 +1,13 @@
 /**
- * The browser's FileSource (syntax and limits in worker/core/qgpt/files.ts): `/opfs/...` reads the
+ * The browser's FileSource (syntax and limits in worker/core/qgpt/files/files.ts): `/opfs/...` reads the
  * origin-private file system (`navigator.storage.getDirectory()`, available in a service worker);
  * `/<name>/...` reads the folder handle the page registered under that name (the store's `folders`
  * collection, see app/client/folders.ts). A service worker cannot show a permission prompt, so a granted
  * folder whose read permission has lapsed (`queryPermission` is not 'granted') is unreadable, and the
  * message asks the page to register it again (the page can prompt).
  */
-import { TreeFileSource, type TreeEntry, type TreeFolder } from '../core/qgpt/file-tree.ts';
-import { OPFS_ROOT, unreadablePath } from '../core/qgpt/files.ts';
+import { TreeFileSource, type TreeEntry, type TreeFolder } from '../core/qgpt/files/file-tree.ts';
+import { OPFS_ROOT, unreadablePath } from '../core/qgpt/files/files.ts';
 import type { Store } from '../core/store/store.ts';
 
 /** The parts of the File System Access API used here (not all are in TypeScript's WebWorker lib). */

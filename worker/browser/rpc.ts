@@ -19,10 +19,10 @@
  * a failure is thrown as the HTTP error body `{error: {status, code, message}}`.
  */
 import { expose } from 'comlink';
-import { ApiError } from '../core/errors.ts';
-import type { Context } from '../core/deps.ts';
-import { KEYED_CALL } from '../core/service-operations.ts';
-import { asApiError, runKeyedOperation, type Services } from '../core/services.ts';
+import { ApiError, asApiError } from '../core/errors.ts';
+import type { ServiceContext } from '../core/deps.ts';
+import { KEYED_CALL, OPERATIONS } from '../core/service-operations.ts';
+import { runKeyedOperation, type Services } from '../core/services.ts';
 import { RPC_ACK, RPC_READY } from './protocol.ts';
 
 
@@ -77,7 +77,7 @@ function dropUndefined<T>(value: T): T {
 /** What the RPC path runs on: the services and their context (for keyed writes). */
 export interface RpcHost {
   services: Services;
-  ctx: Context;
+  ctx: ServiceContext;
 }
 
 function remoteServices(host: () => Promise<RpcHost>): Services {
@@ -91,7 +91,7 @@ function remoteServices(host: () => Promise<RpcHost>): Services {
           // `keyed(key, operation, args)`: a write run once per Idempotency-Key.
           if (name === KEYED_CALL) return dropUndefined(await runKeyedOperation(ctx, args[0], args[1], args[2]));
           const operation = (target as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[name];
-          if (typeof operation !== 'function' || !Object.hasOwn(target, name)) {
+          if (typeof operation !== 'function' || !Object.hasOwn(OPERATIONS, name)) {
             throw new ApiError(404, 'operation_not_found', `No RPC operation '${name}'.`);
           }
           return dropUndefined(await operation(...args));

@@ -1,7 +1,7 @@
 import { createApp } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { fetchModelFiles } from '../core/assets/language/vscode-model.ts';
-import { withDefaults, type Context } from '../core/deps.ts';
+import { withDefaults, type ServiceContext } from '../core/deps.ts';
 import { DeferredEmbedder } from '../core/embed/select.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
@@ -16,7 +16,7 @@ export interface ServiceApp {
   fetch(request: Request): Promise<Response> | Response;
   /** The same operations as typed calls (the RPC path), on the same context as `fetch`. */
   services: Services;
-  ctx: Context;
+  ctx: ServiceContext;
 }
 
 /** The browser host: IndexedDB store, BroadcastChannel feed and the language model, given to the core app. */

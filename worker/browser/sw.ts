@@ -21,7 +21,7 @@
  *   stopped right after its commit) catches up.
  */
 import { apiPath, basePathsOf, DEFAULT_BASE, type BasePaths } from '../core/base-path.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, asApiError } from '../core/errors.ts';
 import { lastSeq } from '../core/feed/commit.ts';
 import { dropOldLazyCaches, precacheLazyFiles } from '../core/lazy-script.ts';
 import { HEAD_CHANNEL, type HeadMessage } from '../core/streams/protocol.ts';
@@ -83,8 +83,8 @@ function announceHead(service: ServiceApp): void {
   );
 }
 
-function errorResponse(status: number, code: string, message: string): Response {
-  return Response.json({ error: { status, code, message } }, { status });
+function errorResponse(error: ApiError): Response {
+  return Response.json(error, { status: error.status });
 }
 
 function messageOf(error: unknown): string {
@@ -97,13 +97,14 @@ async function answer(request: Request): Promise<Response> {
     service = await getApp();
   } catch (error) {
     // A blocked database upgrade says so (storage_blocked) and what to do.
-    if (error instanceof ApiError) return errorResponse(503, error.code, error.message);
-    return errorResponse(503, 'unavailable', `service failed to start: ${messageOf(error)}`);
+    if (error instanceof ApiError) return errorResponse(new ApiError(503, error.code, error.message));
+    return errorResponse(new ApiError(503, 'unavailable', `service failed to start: ${messageOf(error)}`));
   }
   try {
     return await service.fetch(request);
   } catch (error) {
-    return errorResponse(500, 'internal', messageOf(error));
+    // The app answers its own errors (app.onError); this is for one thrown past it, mapped the same way.
+    return errorResponse(asApiError(error));
   }
 }
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono/quick';
 import { withDefaults, type Deps } from './deps.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, asApiError } from './errors.ts';
 import { assetRoutes } from './routes/asset.ts';
 import { assetsRoutes } from './routes/assets.ts';
 import { backupRoutes } from './routes/backup.ts';
@@ -14,7 +14,6 @@ import { qgptSettingsRoutes } from './routes/qgpt-settings.ts';
 import { searchRoutes } from './routes/search.ts';
 import { qgptStreamRoutes, streamRoutes } from './routes/streams.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
-import { asApiError } from './services.ts';
 
 /**
  * The whole HTTP API under the base path, on web-standard Request/Response: any host can serve it.

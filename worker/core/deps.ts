@@ -6,7 +6,7 @@ import { activeEmbeddingSettings } from './embed/endpoint-settings.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
-import { NO_FILES, type FileSource } from './qgpt/files.ts';
+import { NO_FILES, type FileSource } from './qgpt/files/files.ts';
 import type { Store } from './store/store.ts';
 
 /** Everything the runtime-agnostic core needs from its host. */
@@ -37,16 +37,16 @@ export interface Deps {
 }
 
 /**
- * Deps with every default filled in: what domain services receive. A keyed write request's Context also
+ * Deps with every default filled in: what domain services receive. A keyed write request's ServiceContext also
  * carries its Idempotency-Key (see idempotency.ts).
  */
-export type Context = Required<Deps> & { idempotency?: IdempotencyScope };
+export type ServiceContext = Required<Deps> & { idempotency?: IdempotencyScope };
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** A backup carries the whole library, content bytes included: far more than one request body. */
 export const DEFAULT_MAX_RESTORE_BYTES = 512 * 1024 * 1024;
 
-export function withDefaults(deps: Deps): Context {
+export function withDefaults(deps: Deps): ServiceContext {
   const fetcher: typeof fetch = deps.fetch ?? ((input, init) => fetch(input, init));
   const builtIn = deps.embedder ?? new HashingEmbedder();
   return {
@@ -60,7 +60,7 @@ export function withDefaults(deps: Deps): Context {
     fetch: fetcher,
     embedder:
       builtIn instanceof ConfiguredEmbedder ? builtIn : new ConfiguredEmbedder(builtIn, { readSettings: () => activeEmbeddingSettings(deps.store), fetch: fetcher }),
-    // Made only when missing: a cache subscribes to the feed, and withDefaults may see a Context again.
+    // Made only when missing: a cache subscribes to the feed, and withDefaults may see a ServiceContext again.
     assetCache: deps.assetCache ?? new AssetCache(deps.feed),
   };
 }

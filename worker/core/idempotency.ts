@@ -15,12 +15,12 @@
  * - Keys are kept 10 minutes (IDEMPOTENCY_TTL_MS), and at most MAX_KEPT_RESPONSES of them holding at most
  *   MAX_KEPT_BYTES of bodies (the oldest go first; the newest is always kept), swept now and then.
  *
- * Mechanics: the route (routes/idempotent.ts) or the RPC host runs the operation on a Context carrying an
+ * Mechanics: the route (routes/idempotent.ts) or the RPC host runs the operation on a ServiceContext carrying an
  * {@link IdempotencyScope}; the one write transaction of the operation ({@link keyedWrite}, which `commit`
  * uses) checks and stores the key. The response is made from that transaction's result by the route's
  * `respond`, so what is stored is what is answered.
  */
-import type { Context } from './deps.ts';
+import type { ServiceContext } from './deps.ts';
 import { ApiError, badRequest } from './errors.ts';
 import type { CollectionName, IdempotencyRecord } from './store/records.ts';
 import type { Store, WriteTx } from './store/store.ts';
@@ -71,16 +71,16 @@ export function checkKey(value: unknown): string {
 export type Outcome<T> = { replayed: false; result: T; response: StoredResponse } | { replayed: true; response: StoredResponse };
 
 /**
- * Runs `operation` at most once for `key`: on a Context carrying the key, whose one write transaction
+ * Runs `operation` at most once for `key`: on a ServiceContext carrying the key, whose one write transaction
  * stores `respond(result)` under it. A key already stored (before or during the run) answers what was
  * stored instead.
  */
 export async function runOnce<T>(
-  ctx: Context,
+  ctx: ServiceContext,
   key: string,
   request: string,
   respond: (result: unknown) => StoredResponse,
-  operation: (ctx: Context) => Promise<T>,
+  operation: (ctx: ServiceContext) => Promise<T>,
 ): Promise<Outcome<T>> {
   const known = await ctx.store.read((tx) => tx.get('idempotency', key), ['idempotency']);
   if (known && known.expires > ctx.now().getTime()) return replay(known, request);
@@ -110,12 +110,12 @@ function replay(record: IdempotencyRecord, request: string): Outcome<never> {
 }
 
 /**
- * `store.write`, keyed when the Context carries a request's key: the transaction first checks the key
+ * `store.write`, keyed when the ServiceContext carries a request's key: the transaction first checks the key
  * (known: nothing runs, the caller answers the stored response), then runs `fn` and puts the response to
  * its result under the key. An operation makes one such transaction; a second is a programming error.
  * `scope` gains the `idempotency` collection.
  */
-export async function keyedWrite<T>(ctx: Context, fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+export async function keyedWrite<T>(ctx: ServiceContext, fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
   const once = ctx.idempotency;
   if (!once || once.closed) return ctx.store.write(fn, scope);
   if (once.used) throw new Error(`A keyed request made a second write transaction (${once.request}).`);
@@ -144,7 +144,7 @@ interface SweepState {
 }
 const sweeps = new WeakMap<Store, SweepState>();
 
-function noteKeyedWrite(ctx: Context): void {
+function noteKeyedWrite(ctx: ServiceContext): void {
   let state = sweeps.get(ctx.store);
   if (!state) sweeps.set(ctx.store, (state = { writes: 0, last: 0 }));
   state.writes++;
@@ -165,7 +165,7 @@ function noteKeyedWrite(ctx: Context): void {
  * Forgets expired keys, then the oldest beyond MAX_KEPT_RESPONSES or MAX_KEPT_BYTES (never the newest).
  * Reads in bounded batches and keeps only ids, times and sizes; one write deletes. Answers how many went.
  */
-export async function sweepIdempotencyKeys(ctx: Context, limits = { count: MAX_KEPT_RESPONSES, bytes: MAX_KEPT_BYTES }): Promise<number> {
+export async function sweepIdempotencyKeys(ctx: ServiceContext, limits = { count: MAX_KEPT_RESPONSES, bytes: MAX_KEPT_BYTES }): Promise<number> {
   const now = ctx.now().getTime();
   const drop: string[] = [];
   const live: { id: string; created: number; size: number }[] = [];

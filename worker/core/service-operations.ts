@@ -3,7 +3,7 @@
  * worker may send a read again, never a write. Apart from services.ts so that the page-side client can
  * import it without the domain code.
  */
-import type { Operation } from './services.ts';
+import type { Operation, StreamingServices } from './services.ts';
 
 /**
  * Whether each operation only reads (safe to send again after a lost connection) or may write.
@@ -12,6 +12,25 @@ import type { Operation } from './services.ts';
 export const OPERATIONS = {
   getAsset: 'read',
   listAssets: 'read',
+  suggestedAssets: 'read',
+  searchAssets: 'read',
+  searchWithFilters: 'read',
+  relatedAssets: 'read',
+  recommendedAssets: 'read',
+  streamSnapshot: 'read',
+  streamChanges: 'read',
+  relevance: 'read',
+  question: 'read',
+  reprompt: 'read',
+  hints: 'read',
+  personsRelated: 'read',
+  chatSettings: 'read',
+  testChatSettings: 'read',
+  describeEmbedder: 'read',
+  embed: 'read',
+  embeddingProgress: 'read',
+  embeddingSettings: 'read',
+  testEmbeddingSettings: 'read',
   listIdentifiers: 'read',
   pseudoSnapshot: 'read',
   getFormats: 'read',
@@ -24,6 +43,7 @@ export const OPERATIONS = {
   listLibraryRows: 'read',
   libraryPreviews: 'read',
   createAsset: 'write',
+  importAssets: 'write',
   updateAsset: 'write',
   reclassifyAsset: 'write',
   deleteAsset: 'write',
@@ -41,13 +61,22 @@ export const OPERATIONS = {
   listFolders: 'read',
   registerFolder: 'write',
   removeFolder: 'write',
+  saveChatSettings: 'write',
+  clearChatSettings: 'write',
+  saveEmbeddingSettings: 'write',
+  clearEmbeddingSettings: 'write',
+  refreshEmbeddings: 'write',
 } as const satisfies Record<Operation, 'read' | 'write'>;
 
 /**
  * Writes the RPC path runs without an Idempotency-Key: `registerFolder` replaces the folder of its name
- * (sending it twice does no harm), and its handle is no JSON to keep. Every other write is keyed.
+ * (sending it twice does no harm), and its handle is no JSON to keep; `refreshEmbeddings` only starts
+ * bringing derived vectors up to date. Every other write is keyed.
  */
-export const UNKEYED_WRITES: readonly Operation[] = ['registerFolder'];
+export const UNKEYED_WRITES: readonly Operation[] = ['registerFolder', 'refreshEmbeddings'];
 
 /** The RPC method that runs a write once per key: `keyed(key, operation, args)` (see services.ts). */
 export const KEYED_CALL = 'keyed';
+
+/** The operations the RPC path does not offer: a stream does not cross its MessagePort (see StreamingServices). */
+export const STREAMING_OPERATIONS = ['backup', 'restoreBackup', 'answerStream'] as const satisfies readonly (keyof StreamingServices)[];

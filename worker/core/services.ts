@@ -1,40 +1,75 @@
 /**
- * The asset service as typed calls, for callers that do not go through HTTP (the page's RPC path over a
- * MessageChannel, see worker/browser/rpc.ts and app/client/rpc.ts). Each operation validates its input
- * with the same contract schema as its route and calls the same domain function, so it returns the same
- * wire object as the route and fails with the same ApiError (status, code, message).
+ * The service layer: every operation of Tessera as a typed call, the one way in to the domain code. The
+ * HTTP routes (routes/*) parse a request and call one operation; the page's RPC path over a
+ * MessageChannel (worker/browser/rpc.ts, app/client/rpc.ts) and in-process hosts call the same. Each
+ * operation checks its input here (service-input.ts), so every caller gets the same wire object and
+ * fails with the same ApiError (status, code, message).
  */
-import type { z } from 'zod';
 import { createAsset } from './assets/create.ts';
 import { draftSeed } from './assets/draft.ts';
+import { importAssets } from './assets/import.ts';
 import { exportAsset, parseExportType } from './assets/export.ts';
 import { getActivities, getAsset, getConversations, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from './assets/read.ts';
 import { deleteAsset } from './assets/remove.ts';
 import { incrementScores } from './assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
-import type { Context } from './deps.ts';
-import { ApiError, badRequest, invalid, isQuotaExceeded } from './errors.ts';
+import { readBackup } from './backup/read.ts';
+import { restoreBackup, type RestoreSummary } from './backup/restore.ts';
+import { backupFilename, backupStream } from './backup/write.ts';
+import type { ServiceContext } from './deps.ts';
+import { describeEmbedder, embedTagged, type EmbedderInfo, type TaggedVectors } from './embed/embedder.ts';
+import {
+  clearEmbeddingSettings,
+  EmbeddingSettingsSchema,
+  readEmbeddingSettings,
+  testEmbeddingSettings,
+  writeEmbeddingSettings,
+  type EmbeddingSettings,
+} from './embed/endpoint-settings.ts';
+import { ApiError, badRequest } from './errors.ts';
 import { changeLink, linkKindOf, type LinkKind, type LinkPath } from './links/associate.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from './links/labels.ts';
 import {
   AssetReclassificationSchema,
-  IdSchema,
+  AssetsSearchWithFiltersInputSchema,
+  QGPTHintsInputSchema,
+  QGPTPersonsRelatedInputSchema,
+  QGPTQuestionInputSchema,
+  QGPTRelevanceInputSchema,
+  QGPTRepromptInputSchema,
+  SeededAccessorSchema,
   SeededScoreIncrementSchema,
   SeededTagSchema,
   SeededWebsiteSchema,
   SeededWorkstreamSummarySchema,
   SeedSchema,
+  SeedsSchema,
   type Activities,
   type Asset,
   type AssetReclassification,
   type Assets,
+  type AssetsSearchWithFiltersInput,
+  type AssetsSearchWithFiltersOutput,
   type Conversation,
   type Conversations,
   type ExportedAsset,
   type FlattenedAssets,
   type Formats,
   type PseudoAssets,
+  type QGPTHintsInput,
+  type QGPTPersonsRelatedInput,
+  type QGPTPersonsRelatedOutput,
+  type QGPTQuestionInput,
+  type QGPTQuestionOutput,
+  type QGPTRelevanceInput,
+  type QGPTRelevanceOutput,
+  type QGPTRepromptInput,
+  type QGPTRepromptOutput,
+  type QGPTStreamOutput,
+  type SearchedAssets,
   type Seed,
+  type SeededAccessor,
+  type Seeds,
   type SeededScoreIncrement,
   type SeededTag,
   type SeededWebsite,
@@ -50,10 +85,33 @@ import { libraryPreviews } from './library/previews.ts';
 import { listLibraryRows } from './library/rows.ts';
 import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
 import { ConversationUpdateSchema, deleteConversation, getConversation, listConversations, updateConversation } from './qgpt/conversations.ts';
-import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/folders.ts';
-import { describeIssues } from './routes/http.ts';
+import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/files/folders.ts';
+import { hints } from './qgpt/answer/hints.ts';
+import { personsRelated } from './qgpt/persons.ts';
+import { question } from './qgpt/answer/question.ts';
+import { MAX_RELEVANT, relevance } from './qgpt/relevance.ts';
+import { reprompt } from './qgpt/answer/reprompt.ts';
+import { ChatError, streamChat } from './qgpt/answer/chat.ts';
+import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings, type ChatSettings, type PublicChatSettings } from './qgpt/answer/chat-settings.ts';
+import { vectorIndexFor, type EmbeddingProgress } from './qgpt/vectors/snippet-vectors.ts';
+import { recommendedAssets, relatedAssets, suggestedAssets } from './search/discover.ts';
+import { MAX_PAGE_SIZE, searchAssets, searchWithFilters, type SearchTiming } from './search/service.ts';
 import { checkKey, runOnce } from './idempotency.ts';
+import { check, checkOptional, count, flag, id, idList, optionalText, wholeNumber } from './service-input.ts';
 import { OPERATIONS, UNKEYED_WRITES } from './service-operations.ts';
+import {
+  EmbedRequestSchema,
+  RecommendationInputSchema,
+  RelatedInputSchema,
+  SearchParamsSchema,
+  type EmbedRequest,
+  type RecommendationInput,
+  type RelatedInput,
+  type SearchParams,
+} from './service-schemas.ts';
+import { answerStream } from './streams/qgpt.ts';
+import { SOCKET_HEADER, STREAM_PATHS, type StreamCatchUp, type StreamKind } from './streams/protocol.ts';
+import { streamChanges, streamSnapshot, type StreamSnapshot } from './streams/reads.ts';
 
 export type { LinkPath };
 
@@ -65,41 +123,17 @@ export interface ListOptions extends TransferableOptions {
   /** Include pseudo assets. Default false. */
   pseudo?: boolean;
 }
-
-function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
-  if (value === undefined || value === null) throw invalid(`The request needs a ${what} body.`, 'missing_body');
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
-  return parsed.data;
+export interface SearchOptions extends ListOptions {
+  /** How many results to answer, 1..1000 (default 100), after `offset` (default 0). */
+  limit?: number;
+  offset?: number;
+}
+/** What a search tells besides its result (the route answers them as headers): where the time went, and the number of results in all. */
+export interface SearchObserver {
+  timing?: SearchTiming;
+  onTotal?: (total: number) => void;
 }
 
-/** Like `check` for bodies the contract makes optional: absent stays absent. */
-function checkOptional<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> | undefined {
-  if (value === undefined || value === null) return undefined;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
-  return parsed.data;
-}
-
-function id(value: unknown, what = 'asset'): string {
-  const parsed = IdSchema.safeParse(value);
-  if (!parsed.success) throw badRequest(`The ${what} id must be a non-empty string.`, 'invalid_parameter');
-  return parsed.data;
-}
-
-function idList(value: unknown): string[] {
-  if (!Array.isArray(value)) throw badRequest('ids must be a list of asset ids.', 'invalid_parameter');
-  return value.map((v) => id(v));
-}
-
-function flag(options: Record<string, unknown> | undefined, name: string, fallback: boolean): boolean {
-  const value = options?.[name];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') throw badRequest(`Option '${name}' must be true or false.`, 'invalid_parameter');
-  return value;
-}
-
-const transferables = (options?: TransferableOptions) => ({ transferables: flag(options as Record<string, unknown>, 'transferables', true) });
 
 /**
  * Every operation of the service. Inputs are checked as the routes check bodies and parameters
@@ -107,10 +141,48 @@ const transferables = (options?: TransferableOptions) => ({ transferables: flag(
  */
 export interface Services {
   // reads
-  /** GET /asset/{id} */
-  getAsset(asset: string, options?: TransferableOptions): Promise<Asset>;
+  /** GET /asset/{id}; POST /asset/{id} with a SeededAccessor (checked: there is one local user). */
+  getAsset(asset: string, options?: TransferableOptions & { accessor?: SeededAccessor }): Promise<Asset>;
   /** GET /assets */
   listAssets(options?: ListOptions): Promise<Assets>;
+  /** GET /assets?suggested=true */
+  suggestedAssets(options?: ListOptions): Promise<Assets>;
+  /** GET /assets/search: one page of the ranked results */
+  searchAssets(params: SearchParams, options?: SearchOptions, observer?: SearchObserver): Promise<SearchedAssets>;
+  /** POST /assets/search */
+  searchWithFilters(input?: AssetsSearchWithFiltersInput, options?: SearchOptions, observer?: SearchObserver): Promise<AssetsSearchWithFiltersOutput>;
+  /** GET|POST /assets/related (no input: the user's recent activity) */
+  relatedAssets(input?: RelatedInput): Promise<Assets>;
+  /** GET|POST /assets/recommended (no input: the user's recent activity) */
+  recommendedAssets(input?: RecommendationInput): Promise<Assets>;
+  /** GET /assets/stream[/identifiers|/transferables]: the snapshot frame with its seq */
+  streamSnapshot(kind: StreamKind): Promise<StreamSnapshot>;
+  /** GET /assets/stream…?since=: the changes after `since` */
+  streamChanges(kind: StreamKind, since: number): Promise<StreamCatchUp>;
+  /** POST /qgpt/relevance (`limit` 1..100, default 10) */
+  relevance(input: QGPTRelevanceInput, options?: { limit?: number }): Promise<QGPTRelevanceOutput>;
+  /** POST /qgpt/question; `signal` stops the answer (a client that went away). */
+  question(input: QGPTQuestionInput, options?: { signal?: AbortSignal }): Promise<QGPTQuestionOutput>;
+  /** POST /qgpt/reprompt */
+  reprompt(input: QGPTRepromptInput): Promise<QGPTRepromptOutput>;
+  /** POST /qgpt/hints */
+  hints(input: QGPTHintsInput): Promise<QGPTQuestionOutput>;
+  /** POST /qgpt/persons/related */
+  personsRelated(input?: QGPTPersonsRelatedInput, options?: TransferableOptions): Promise<QGPTPersonsRelatedOutput>;
+  /** GET /qgpt/settings (the API key never answered back) */
+  chatSettings(): Promise<PublicChatSettings>;
+  /** POST /qgpt/settings/test: whether the saved endpoint answers; `signal` stops asking. */
+  testChatSettings(options?: { signal?: AbortSignal }): Promise<SettingsTest>;
+  /** GET /embeddings: the active embedder */
+  describeEmbedder(): Promise<EmbedderInfo>;
+  /** POST /embeddings (stores nothing) */
+  embed(input: EmbedRequest): Promise<Embedded>;
+  /** GET /embeddings/library */
+  embeddingProgress(): Promise<EmbeddingProgress>;
+  /** GET /embeddings/settings (the API key never answered back) */
+  embeddingSettings(): Promise<PublicChatSettings>;
+  /** POST /embeddings/settings/test: whether the saved embeddings endpoint answers */
+  testEmbeddingSettings(): Promise<SettingsTest>;
   /** GET /assets/identifiers */
   listIdentifiers(options?: { pseudo?: boolean }): Promise<FlattenedAssets>;
   /** GET /assets/pseudo */
@@ -136,6 +208,8 @@ export interface Services {
   // writes
   /** POST /assets/create */
   createAsset(seed?: Seed, options?: TransferableOptions): Promise<Asset>;
+  /** POST /assets/import */
+  importAssets(seeds: Seeds): Promise<FlattenedAssets>;
   /** POST /asset/update */
   updateAsset(asset: Partial<Asset> & Pick<Asset, 'id'>, options?: TransferableOptions): Promise<Asset>;
   /** POST /asset/reclassify */
@@ -149,7 +223,7 @@ export interface Services {
   /** POST /asset/{id}/{kind}/disassociate/{other} */
   disassociate(kind: LinkPath, asset: string, other: string): Promise<void>;
   /** GET /asset/{id}/export?export_type= (records an export activity) */
-  exportAsset(asset: string, type: string): Promise<ExportedAsset>;
+  exportAsset(asset: string, type?: string): Promise<ExportedAsset>;
   /** POST /tags/create */
   createTag(seed: SeededTag): Promise<Tag>;
   /** POST /websites/create */
@@ -171,17 +245,95 @@ export interface Services {
   registerFolder(name: string, handle: unknown): Promise<GrantedFolder>;
   /** DELETE /folders/{name} */
   removeFolder(name: string): Promise<void>;
+  /** PUT /qgpt/settings */
+  saveChatSettings(settings: ChatSettings): Promise<PublicChatSettings>;
+  /** DELETE /qgpt/settings */
+  clearChatSettings(): Promise<PublicChatSettings>;
+  /** PUT /embeddings/settings */
+  saveEmbeddingSettings(settings: EmbeddingSettings): Promise<PublicChatSettings>;
+  /** DELETE /embeddings/settings */
+  clearEmbeddingSettings(): Promise<PublicChatSettings>;
+  /** POST /embeddings/library: starts bringing the library's vectors up to date; the progress now. */
+  refreshEmbeddings(): Promise<EmbeddingProgress>;
 }
 
+/**
+ * The operations whose input or output is a stream: for HTTP and in-process callers, not the RPC path
+ * (a stream does not cross its MessagePort).
+ */
+export interface StreamingServices {
+  /** GET /backup: the backup file as it is read, and its name */
+  backup(): { filename: string; stream: ReadableStream<Uint8Array> };
+  /** POST /backup/restore: the backup file's bytes; `dryRun` stores nothing */
+  restoreBackup(file: AsyncIterable<Uint8Array>, options?: { dryRun?: boolean }): Promise<RestoreSummary>;
+  /**
+   * POST /qgpt/stream: one input frame (its text, parsed here) in, the output frames out. `socket` names
+   * the scope of a reset; `closed` tells that nobody reads the frames any more.
+   */
+  answerStream(frame: string, options?: { socket?: string; closed?: AbortSignal }): AsyncGenerator<QGPTStreamOutput>;
+}
+
+export type AllServices = Services & StreamingServices;
 export type Operation = keyof Services;
 
+/** POST /embeddings: the active embedder's vectors, one per text, in order. */
+export interface Embedded {
+  embedder: string;
+  dimensions: number;
+  vectors: number[][];
+}
+
+/** POST /qgpt/settings/test: whether the saved endpoint answered, or why not. */
+export interface SettingsTest {
+  ok: boolean;
+  message: string;
+}
+
+/** How long POST /qgpt/settings/test waits for the endpoint. */
+const SETTINGS_TEST_TIMEOUT_MS = 10_000;
+
 /** The operations bound to one context. */
-export function createServices(ctx: Context): Services {
+export function createServices(ctx: ServiceContext): AllServices {
   return {
     // reads
-    getAsset: (asset: string, options?: TransferableOptions) => getAsset(ctx, id(asset), transferables(options)),
-    listAssets: (options?: ListOptions) =>
-      listAssets(ctx, { ...transferables(options), pseudo: flag(options as Record<string, unknown>, 'pseudo', false) }),
+    getAsset: async (asset, options) => {
+      checkOptional(SeededAccessorSchema, options?.accessor);
+      return getAsset(ctx, id(asset), transferables(options));
+    },
+    listAssets: (options?: ListOptions) => listAssets(ctx, listing(options)),
+    suggestedAssets: (options?: ListOptions) => suggestedAssets(ctx, listing(options)),
+    searchAssets: (params, options, observer) => {
+      const checked = check(SearchParamsSchema, params, '{query?, tags?}');
+      return searchAssets(ctx, checked, searching(options, observer));
+    },
+    searchWithFilters: (input, options, observer) =>
+      searchWithFilters(ctx, checkOptional(AssetsSearchWithFiltersInputSchema, input), searching(options, observer)),
+    relatedAssets: (input) => relatedAssets(ctx, checkOptional(RelatedInputSchema, input)),
+    recommendedAssets: (input) => recommendedAssets(ctx, checkOptional(RecommendationInputSchema, input)),
+    streamSnapshot: (kind) => streamSnapshot(ctx, streamKind(kind)),
+    streamChanges: (kind, since) => streamChanges(ctx, streamKind(kind), wholeNumber(since, 'since', 0, Number.MAX_SAFE_INTEGER)),
+    relevance: (input, options) => {
+      const limit = count(options, 'limit', 1, MAX_RELEVANT);
+      return relevance(ctx, check(QGPTRelevanceInputSchema, input, 'QGPTRelevanceInput'), limit === undefined ? {} : { limit });
+    },
+    question: (input, options) => question(ctx, check(QGPTQuestionInputSchema, input, 'QGPTQuestionInput'), { signal: options?.signal }),
+    reprompt: (input) => reprompt(ctx, check(QGPTRepromptInputSchema, input, 'QGPTRepromptInput')),
+    hints: (input) => hints(ctx, check(QGPTHintsInputSchema, input, 'QGPTHintsInput')),
+    personsRelated: (input, options) => {
+      // Annotated: inferring the deep wire type through `??` overflows the type checker.
+      const checked: QGPTPersonsRelatedInput = checkOptional(QGPTPersonsRelatedInputSchema, input) ?? {};
+      return personsRelated(ctx, checked, transferables(options));
+    },
+    chatSettings: async () => publicSettings(await readChatSettings(ctx)),
+    testChatSettings: (options) => testChatSettings(ctx, options?.signal),
+    describeEmbedder: async () => {
+      await ctx.embedder.ready?.();
+      return describeEmbedder(ctx.embedder);
+    },
+    embed: (input) => embedTexts(ctx, check(EmbedRequestSchema, input, '{texts: string[]}').texts),
+    embeddingProgress: async () => vectorIndexFor(ctx).progress,
+    embeddingSettings: async () => publicSettings(await readEmbeddingSettings(ctx.store)),
+    testEmbeddingSettings: () => testEmbeddingSettings(ctx),
     listIdentifiers: (options?: { pseudo?: boolean }) => listIdentifiers(ctx, { pseudo: flag(options, 'pseudo', false) }),
     pseudoSnapshot: () => pseudoSnapshot(ctx),
     getFormats: (asset: string, options?: TransferableOptions) => getFormats(ctx, id(asset), transferables(options)),
@@ -194,8 +346,8 @@ export function createServices(ctx: Context): Services {
     listLibraryRows: (options?: { pseudo?: boolean }) => listLibraryRows(ctx, { pseudo: flag(options, 'pseudo', false) }),
     libraryPreviews: (ids: readonly string[]) => libraryPreviews(ctx, idList(ids)),
     // writes
-    createAsset: (seed, options) =>
-      createAsset(ctx, checkOptional(SeedSchema, seed), transferables(options)),
+    createAsset: (seed, options) => createAsset(ctx, checkOptional(SeedSchema, seed), transferables(options)),
+    importAssets: (seeds) => importAssets(ctx, check(SeedsSchema, seeds, 'Seeds')),
     updateAsset: (asset, options) =>
       updateAsset(ctx, check(AssetUpdateSchema, asset, 'Asset'), transferables(options)),
     reclassifyAsset: (input, options) =>
@@ -206,7 +358,7 @@ export function createServices(ctx: Context): Services {
     },
     associate: (kind: LinkPath, asset: string, other: string) => changeLink(ctx, linkKind(kind), id(asset), id(other, 'linked'), true),
     disassociate: (kind: LinkPath, asset: string, other: string) => changeLink(ctx, linkKind(kind), id(asset), id(other, 'linked'), false),
-    exportAsset: (asset: string, type: string) => exportAsset(ctx, id(asset), parseExportType(type)),
+    exportAsset: (asset: string, type?: string) => exportAsset(ctx, id(asset), parseExportType(type)),
     createTag: (seed) => createTag(ctx, check(SeededTagSchema, seed, 'SeededTag')),
     createWebsite: (seed) => createWebsite(ctx, check(SeededWebsiteSchema, seed, 'SeededWebsite')),
     createSummary: (seed) =>
@@ -218,7 +370,70 @@ export function createServices(ctx: Context): Services {
     listFolders: () => listFolders(ctx),
     registerFolder: (name: string, handle: unknown) => registerFolder(ctx, name, handle),
     removeFolder: (name: string) => removeFolder(ctx, id(name, 'folder')),
+    saveChatSettings: (settings) => writeChatSettings(ctx, check(ChatSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
+    clearChatSettings: () => clearChatSettings(ctx),
+    saveEmbeddingSettings: (settings) => writeEmbeddingSettings(ctx, check(EmbeddingSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
+    clearEmbeddingSettings: () => clearEmbeddingSettings(ctx),
+    refreshEmbeddings: async () => {
+      const vectors = vectorIndexFor(ctx);
+      vectors.current().catch((error) => console.error('embeddings: bringing the library vectors up to date failed', error));
+      return vectors.progress;
+    },
+    // streams
+    backup: () => ({ filename: backupFilename(ctx.now()), stream: backupStream(ctx) }),
+    restoreBackup: async (file, options) => restoreBackup(ctx, await readBackup(file), { dryRun: flag(options, 'dryRun', false) }),
+    answerStream: (frame, options) => answerStream(ctx, frame, options?.closed, socketName(options?.socket)),
   };
+}
+
+const transferables = (options?: TransferableOptions) => ({ transferables: flag(options, 'transferables', true) });
+const listing = (options?: ListOptions) => ({ ...transferables(options), pseudo: flag(options, 'pseudo', false) });
+const searching = (options?: SearchOptions, observer?: SearchObserver) => ({
+  ...listing(options),
+  page: { limit: count(options, 'limit', 1, MAX_PAGE_SIZE), offset: count(options, 'offset', 0, 1_000_000) },
+  timing: observer?.timing,
+  onTotal: observer?.onTotal,
+});
+
+async function embedTexts(ctx: ServiceContext, texts: string[]): Promise<Embedded> {
+  let tagged: TaggedVectors;
+  try {
+    // Tagged: a configured endpoint that fails mid-call leaves the vectors of the built-in embedder.
+    tagged = await embedTagged(ctx.embedder, texts);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ApiError(503, 'embedder_unavailable', `The embedder ${ctx.embedder.id} failed: ${message}`);
+  }
+  const { embedder, vectors } = tagged;
+  return { embedder, dimensions: vectors[0]?.length ?? ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) };
+}
+
+/** Asks the saved endpoint for a one-word completion; says the reason only when it fails (not the endpoint's own error text). */
+async function testChatSettings(ctx: ServiceContext, signal: AbortSignal | undefined): Promise<SettingsTest> {
+  const settings = await readChatSettings(ctx);
+  if (!settings) return { ok: false, message: 'No answer endpoint is set.' };
+  const started = performance.now();
+  try {
+    await streamChat(ctx, settings, [{ role: 'user', content: 'Reply with the single word: ok' }], { timeoutMs: SETTINGS_TEST_TIMEOUT_MS, signal });
+    return { ok: true, message: `Connected: ${settings.model} at ${settings.url} answered in ${Math.round(performance.now() - started)} ms.` };
+  } catch (error) {
+    if (!(error instanceof ChatError)) throw error;
+    return { ok: false, message: `${settings.url} did not answer: ${error.reason}` };
+  }
+}
+
+function streamKind(kind: unknown): StreamKind {
+  if (!Object.values(STREAM_PATHS).includes(kind as StreamKind)) throw badRequest(`No stream of kind '${String(kind)}'.`, 'invalid_parameter');
+  return kind as StreamKind;
+}
+
+/** The socket a stream frame comes from: 1 to 100 characters (its header on HTTP). */
+function socketName(socket: unknown): string | undefined {
+  const name = optionalText({ socket }, 'socket');
+  if (name !== undefined && (name.length === 0 || name.length > 100)) {
+    throw badRequest(`Header '${SOCKET_HEADER}' must name the socket in 1 to 100 characters.`, 'invalid_parameter');
+  }
+  return name;
 }
 
 function linkKind(kind: unknown): LinkKind {
@@ -229,31 +444,18 @@ function linkKind(kind: unknown): LinkKind {
 
 /**
  * A write operation sent with an Idempotency-Key (the RPC path's `keyed` calls): run once per key, on
- * the Context carrying it, as a keyed HTTP write is (idempotency.ts). Answers the operation's result, or
+ * the ServiceContext carrying it, as a keyed HTTP write is (idempotency.ts). Answers the operation's result, or
  * for a key seen before the result stored then (its JSON). A read, or an unknown operation, is a 400.
  */
-export async function runKeyedOperation(ctx: Context, key: unknown, operation: unknown, args: unknown): Promise<unknown> {
+export async function runKeyedOperation(ctx: ServiceContext, key: unknown, operation: unknown, args: unknown): Promise<unknown> {
   const name = typeof operation === 'string' && Object.hasOwn(OPERATIONS, operation) ? (operation as Operation) : undefined;
   if (!name || OPERATIONS[name] !== 'write' || UNKEYED_WRITES.includes(name)) {
     throw badRequest(`'${String(operation)}' is not a write that takes an Idempotency-Key.`, 'invalid_parameter');
   }
   const list = Array.isArray(args) ? args : [];
-  const run = (scoped: Context) => (createServices(scoped)[name] as (...a: unknown[]) => Promise<unknown>)(...list);
+  const run = (scoped: ServiceContext) => (createServices(scoped)[name] as (...a: unknown[]) => Promise<unknown>)(...list);
   const respond = (out: unknown) => ({ status: 200, contentType: 'application/json', body: out === undefined ? '' : JSON.stringify(out) });
   const outcome = await runOnce(ctx, checkKey(key), `RPC ${name}`, respond, run);
   if (!outcome.replayed) return outcome.result;
   return outcome.response.body === '' ? undefined : JSON.parse(outcome.response.body);
-}
-
-/** Any error as the ApiError the HTTP API would answer (the same mapping as the app's error handler). */
-export function asApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isQuotaExceeded(error)) {
-    return new ApiError(
-      507,
-      'storage_full',
-      "Storage is full: the browser refused to store more data (this site's storage quota is used up). Nothing was changed; delete assets or free disk space, then try again.",
-    );
-  }
-  return new ApiError(500, 'internal_error', error instanceof Error ? error.message : String(error));
 }

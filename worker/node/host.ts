@@ -13,10 +13,10 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
-import { withDefaults, type Context } from '../core/deps.ts';
+import { withDefaults, type ServiceContext } from '../core/deps.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
 import { nodeModelFiles } from './model-files.ts';
-import { Sockets } from './sockets.ts';
+import { Sockets, UNAUTHORIZED } from './sockets.ts';
 import { openStorage, type StorageOptions } from './storage.ts';
 
 export const DEFAULT_PORT = 39300;
@@ -35,7 +35,7 @@ export interface HostOptions extends StorageOptions {
 export interface Host {
   url: string;
   port: number;
-  ctx: Context;
+  ctx: ServiceContext;
   /** Lines that say where the host listens, what it keeps where, and how to reach it. */
   banner: string[];
   close(): Promise<void>;
@@ -64,8 +64,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const authorized = (header: string | null | undefined) => !token || sameText(header ?? '', `Bearer ${token}`);
   const fetch = (request: Request) => {
     if (!authorized(request.headers.get('authorization')) && !OPEN_PATHS.has(new URL(request.url).pathname.slice(base.length))) {
-      const error = { status: 401, code: 'unauthorized', message: 'This server needs a token: send the header Authorization: Bearer <token>.' };
-      return Response.json({ error }, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+      return Response.json(UNAUTHORIZED, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     }
     return app.fetch(request);
   };

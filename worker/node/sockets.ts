@@ -15,11 +15,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { StreamSync } from '../../app/client/stream-sync.ts';
-import type { Context } from '../core/deps.ts';
-import { answerStream } from '../core/streams/qgpt.ts';
+import { StreamSync } from '../core/streams/stream-sync.ts';
+import type { ServiceContext } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
+import { createServices, type AllServices } from '../core/services.ts';
 import { HEALTH_STREAM_PATH, QGPT_STREAM_PATH, STREAM_PATHS, type StreamKind } from '../core/streams/protocol.ts';
-import { streamChanges, streamSnapshot } from '../core/streams/sync.ts';
+
+/** A request without the token a server bound beyond loopback needs, HTTP or WebSocket. */
+export const UNAUTHORIZED = new ApiError(401, 'unauthorized', 'This server needs a token: send the header Authorization: Bearer <token>.');
 
 /** A client that lets this much pile up unsent is too slow to follow the library: it is disconnected. */
 const MAX_BUFFERED = 256 * 1024 * 1024;
@@ -35,12 +38,14 @@ export interface SocketOptions {
 
 export class Sockets {
   private readonly server: WebSocketServer;
+  private readonly services: AllServices;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly ctx: ServiceContext,
     private readonly options: SocketOptions,
   ) {
     this.server = new WebSocketServer({ noServer: true, maxPayload: ctx.maxBodyBytes });
+    this.services = createServices(ctx);
   }
 
   /** The HTTP server's `upgrade` listener. */
@@ -49,8 +54,8 @@ export class Sockets {
     const { base } = this.options;
     const path = base === '' ? url.pathname : url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : undefined;
     const known = path !== undefined && (path in STREAM_PATHS || path === QGPT_STREAM_PATH || path === HEALTH_STREAM_PATH);
-    if (!known) return refuse(socket, 404, 'route_not_found', `No WebSocket at ${url.pathname}.`);
-    if (!this.options.authorize(request)) return refuse(socket, 401, 'unauthorized', 'This server needs a token: send the header Authorization: Bearer <token>.');
+    if (!known) return refuse(socket, new ApiError(404, 'route_not_found', `No WebSocket at ${url.pathname}.`));
+    if (!this.options.authorize(request)) return refuse(socket, UNAUTHORIZED);
     this.server.handleUpgrade(request, socket, head, (ws) => this.serve(ws, path!));
   }
 
@@ -81,8 +86,8 @@ export class Sockets {
     const sync = new StreamSync({
       kind,
       transport: {
-        snapshot: () => streamSnapshot(this.ctx, kind),
-        since: (seq) => streamChanges(this.ctx, kind, seq),
+        snapshot: () => this.services.streamSnapshot(kind),
+        since: (seq) => this.services.streamChanges(kind, seq),
       },
       emit: (frame) => this.send(ws, JSON.stringify(frame)),
       fail: (error) => {
@@ -108,7 +113,7 @@ export class Sockets {
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
       void (async () => {
-        for await (const frame of answerStream(this.ctx, text, closed.signal)) this.send(ws, JSON.stringify(frame));
+        for await (const frame of this.services.answerStream(text, { closed: closed.signal })) this.send(ws, JSON.stringify(frame));
       })().catch((error: unknown) => console.error('qgpt stream: an exchange failed', error));
     });
   }
@@ -121,10 +126,10 @@ export class Sockets {
   }
 }
 
-function refuse(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { status, code, message } });
-  const reason = status === 401 ? 'Unauthorized' : 'Not Found';
+function refuse(socket: Duplex, error: ApiError): void {
+  const body = JSON.stringify(error);
+  const reason = error.status === 401 ? 'Unauthorized' : 'Not Found';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

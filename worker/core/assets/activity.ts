@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import type { Application } from '../model/schemas.ts';
 import type { AssetRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
@@ -35,7 +35,7 @@ export type AssetEvent = keyof typeof ASSET_EVENTS;
  * `asset.activities`; the caller puts the asset record afterwards.
  */
 export async function recordActivity(
-  ctx: Context,
+  ctx: ServiceContext,
   tx: WriteTx,
   asset: AssetRecord,
   event: AssetEvent,

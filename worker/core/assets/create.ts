@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
 import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
@@ -18,7 +18,7 @@ export function contentRecord(formatId: string, content: SeededContent): Content
   return content.kind === 'fragment' ? { id: formatId, fragment: value } : { id: formatId, file: value };
 }
 
-export async function createAsset(ctx: Context, seed: Seed | undefined, options: ReadOptions = {}): Promise<Asset> {
+export async function createAsset(ctx: ServiceContext, seed: Seed | undefined, options: ReadOptions = {}): Promise<Asset> {
   const prepared = await prepareSeed(ctx, seed);
   return commit(ctx, async (tx, log) => {
     const asset = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
@@ -28,7 +28,7 @@ export async function createAsset(ctx: Context, seed: Seed | undefined, options:
 }
 
 /** Stores a prepared seed as a new asset with its format, content, links and first activity, in the caller's transaction. */
-export async function storeAsset(ctx: Context, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<AssetRecord> {
+export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<AssetRecord> {
   const { seeded, content, classification } = prepared;
   const now = ctx.now().toISOString();
   const id = ctx.newId();
@@ -107,7 +107,7 @@ export async function storeAsset(ctx: Context, tx: WriteTx, prepared: PreparedSe
 }
 
 export async function storeAnnotation(
-  ctx: Context,
+  ctx: ServiceContext,
   tx: WriteTx,
   assetId: string,
   seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>,

@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import type { Seed } from '../model/schemas.ts';
 import { prepareSeed } from './prepare.ts';
 
@@ -6,7 +6,7 @@ import { prepareSeed } from './prepare.ts';
  * The seed as it would be stored, nothing persisted: classification and name filled in.
  * An image seed comes back unchanged.
  */
-export async function draftSeed(ctx: Context, seed: Seed | undefined): Promise<Seed> {
+export async function draftSeed(ctx: ServiceContext, seed: Seed | undefined): Promise<Seed> {
   const { seeded, classification, name } = await prepareSeed(ctx, seed);
   if (classification.generic === 'IMAGE') return seed!;
   return {

@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import type { Asset, ExportedAsset, Format } from '../model/schemas.ts';
@@ -15,7 +15,7 @@ export function parseExportType(value: string | undefined): ExportType {
 }
 
 /** The asset as one complete Markdown or HTML document; records an export activity. */
-export function exportAsset(ctx: Context, id: string, type: ExportType): Promise<ExportedAsset> {
+export function exportAsset(ctx: ServiceContext, id: string, type: ExportType): Promise<ExportedAsset> {
   return commit(ctx, async (tx, log) => {
     const record = await requireAsset(tx, id);
     const asset = await assembleAsset(tx, record);

@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
@@ -16,7 +16,7 @@ const PARALLEL = 64;
  * when any seed is refused, none is. Answers the new ids, in the order of the seeds. One transaction for
  * many assets is what makes a library import fast in IndexedDB (a transaction per asset costs milliseconds).
  */
-export async function importAssets(ctx: Context, seeds: Seeds): Promise<FlattenedAssets> {
+export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<FlattenedAssets> {
   if (seeds.iterable.length > MAX_IMPORT) {
     throw new ApiError(413, 'too_many_seeds', `An import holds at most ${MAX_IMPORT} seeds; this one has ${seeds.iterable.length}.`);
   }

@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { invalid } from '../errors.ts';
 import type { Classification, FileMetadata, Seed, SeededAsset } from '../model/schemas.ts';
 import type { Classification as Detected } from './classifier.ts';
@@ -23,7 +23,7 @@ export function requireSeededAsset(seed: Seed | undefined): SeededAsset {
  * its metadata, then the bytes' image signature, then the language detector. Async work happens
  * here, before any transaction opens.
  */
-export async function prepareSeed(ctx: Context, seed: Seed | undefined): Promise<PreparedSeed> {
+export async function prepareSeed(ctx: ServiceContext, seed: Seed | undefined): Promise<PreparedSeed> {
   const seeded = requireSeededAsset(seed);
   const content = readSeededContent(seeded.format);
   const classification = await classify(ctx, seeded, content);
@@ -31,7 +31,7 @@ export async function prepareSeed(ctx: Context, seed: Seed | undefined): Promise
   return { seeded, content, classification, name };
 }
 
-async function classify(ctx: Context, seeded: SeededAsset, content: SeededContent): Promise<Classification> {
+async function classify(ctx: ServiceContext, seeded: SeededAsset, content: SeededContent): Promise<Classification> {
   const given = seeded.format.classification;
   const metadata = content.metadata as FileMetadata | undefined;
   const specific =

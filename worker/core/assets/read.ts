@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import * as build from '../model/build.ts';
 import { readConversations } from '../qgpt/conversations.ts';
@@ -48,7 +48,7 @@ export function assetScope(options: ReadOptions = {}): CollectionName[] {
   return options.transferables === false ? scope : [...scope, 'contents'];
 }
 
-export function getAsset(ctx: Context, id: string, options: ReadOptions = {}): Promise<Asset> {
+export function getAsset(ctx: ServiceContext, id: string, options: ReadOptions = {}): Promise<Asset> {
   return ctx.assetCache.get(`${id}:${options.transferables !== false}`, () =>
     ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options), assetScope(options)),
   );
@@ -59,7 +59,7 @@ async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<
 }
 
 /** Every asset, built from one bulk read of each collection rather than one read per link. */
-export function listAssets(ctx: Context, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
+export function listAssets(ctx: ServiceContext, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
   return ctx.store.read((tx) => readAssets(tx, options));
 }
 
@@ -98,7 +98,7 @@ export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: b
 
 const newestFirst = (a: AssetRecord, b: AssetRecord) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
 
-export function listIdentifiers(ctx: Context, options: { pseudo?: boolean } = {}): Promise<FlattenedAssets> {
+export function listIdentifiers(ctx: ServiceContext, options: { pseudo?: boolean } = {}): Promise<FlattenedAssets> {
   return ctx.store.read(async (tx) => build.references(await readIdentifiers(tx, options)));
 }
 
@@ -108,16 +108,16 @@ export async function readIdentifiers(tx: ReadTx, options: { pseudo?: boolean } 
   return assets.filter((a) => options.pseudo || !a.pseudo).sort(newestFirst).map((a) => a.id);
 }
 
-export async function pseudoSnapshot(ctx: Context): Promise<PseudoAssets> {
+export async function pseudoSnapshot(ctx: ServiceContext): Promise<PseudoAssets> {
   const assets = await ctx.store.read((tx) => tx.getAll('assets'));
   return { identifiers: build.references(assets.filter((a) => a.pseudo).sort(newestFirst).map((a) => a.id)) };
 }
 
-export async function getFormats(ctx: Context, id: string, options: ReadOptions = {}): Promise<Formats> {
+export async function getFormats(ctx: ServiceContext, id: string, options: ReadOptions = {}): Promise<Formats> {
   return { iterable: (await getAsset(ctx, id, options)).formats.iterable };
 }
 
-export async function getActivities(ctx: Context, id: string): Promise<Activities> {
+export async function getActivities(ctx: ServiceContext, id: string): Promise<Activities> {
   return ctx.store.read(async (tx) => {
     const asset = await requireAsset(tx, id);
     const activities = await tx.getMany('activities', asset.activities);
@@ -126,7 +126,7 @@ export async function getActivities(ctx: Context, id: string): Promise<Activitie
 }
 
 /** The question-answering conversations that drew on the asset, each with its messages. */
-export async function getConversations(ctx: Context, id: string): Promise<Conversations> {
+export async function getConversations(ctx: ServiceContext, id: string): Promise<Conversations> {
   const conversations = await ctx.store.read(async (tx) => readConversations(tx, await requireAsset(tx, id)), ['assets', 'conversations', 'messages']);
   return build.collectionOf(conversations, (c) => c);
 }

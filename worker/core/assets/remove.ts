@@ -1,9 +1,9 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { isQuotaExceeded } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import { unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
-import { forgetRelevant } from '../qgpt/relevant.ts';
+import { forgetRelevant } from '../qgpt/relevant-ring.ts';
 import type { AssetRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { requireAsset } from './read.ts';
@@ -14,7 +14,7 @@ import { requireAsset } from './read.ts';
  *
  * On a full disk it still works, so that room can be made: see deleteOnFullDisk.
  */
-export async function deleteAsset(ctx: Context, id: string): Promise<string> {
+export async function deleteAsset(ctx: ServiceContext, id: string): Promise<string> {
   try {
     return await deleteWhole(ctx, id);
   } catch (error) {
@@ -42,7 +42,7 @@ const OWNED = ['assets', 'formats', 'contents', 'annotations', 'activities', 're
  * those records still name it and the change log lacks its delete: the error is answered (507), and the
  * search index and the streams learn of the delete at their next rebuild or snapshot.
  */
-async function deleteOnFullDisk(ctx: Context, id: string): Promise<string> {
+async function deleteOnFullDisk(ctx: ServiceContext, id: string): Promise<string> {
   const asset = await ctx.store.write(async (tx) => {
     const asset = await requireAsset(tx, id);
     await forgetRelevant(tx, id);
@@ -67,7 +67,7 @@ async function deleteOwned(tx: WriteTx, asset: AssetRecord): Promise<void> {
   await tx.delete('assets', asset.id);
 }
 
-function deleteWhole(ctx: Context, id: string): Promise<string> {
+function deleteWhole(ctx: ServiceContext, id: string): Promise<string> {
   return commit(ctx, async (tx, log) => {
     const asset = await requireAsset(tx, id);
     await unlinkAll(ctx, tx, asset);

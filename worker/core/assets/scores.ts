@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import type { SeededScore, SeededScoreIncrement } from '../model/schemas.ts';
 import { requireAsset } from './read.ts';
@@ -6,7 +6,7 @@ import { requireAsset } from './read.ts';
 const COUNTERS = ['reuse', 'update', 'reference', 'priority', 'searched'] as const satisfies readonly (keyof SeededScore)[];
 
 /** Each flag set in `asset` (or `assets`) of the increment bumps that counter of the asset's Score by one. */
-export function incrementScores(ctx: Context, id: string, increment: SeededScoreIncrement | undefined): Promise<void> {
+export function incrementScores(ctx: ServiceContext, id: string, increment: SeededScoreIncrement | undefined): Promise<void> {
   return commit(ctx, async (tx, log) => {
     const asset = await requireAsset(tx, id);
     let changed = false;

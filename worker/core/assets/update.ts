@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { invalid } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
@@ -20,7 +20,7 @@ export type AssetUpdate = Pick<Asset, 'id'> & Partial<Pick<Asset, 'name' | 'favo
  * Applies an updated asset: its name, favourite flag, the content and classification of its
  * formats, and its annotations (the list sent is the new list). Unknown format ids are a 422.
  */
-export async function updateAsset(ctx: Context, input: AssetUpdate, options: ReadOptions = {}): Promise<Asset> {
+export async function updateAsset(ctx: ServiceContext, input: AssetUpdate, options: ReadOptions = {}): Promise<Asset> {
   return commit(ctx, async (tx, log) => {
     const asset = await requireAsset(tx, input.id);
     const now = ctx.now().toISOString();
@@ -61,7 +61,7 @@ function setSpecific(format: FormatRecord, specific: ClassificationSpecificEnum)
 }
 
 async function replaceAnnotations(
-  ctx: Context,
+  ctx: ServiceContext,
   tx: WriteTx,
   asset: AssetRecord,
   annotations: NonNullable<Asset['annotations']>['iterable'],
@@ -84,7 +84,7 @@ async function replaceAnnotations(
 }
 
 /** Reclassifies the asset's code and text formats to another language; images keep theirs. */
-export async function reclassifyAsset(ctx: Context, input: AssetReclassification, options: ReadOptions = {}): Promise<Asset> {
+export async function reclassifyAsset(ctx: ServiceContext, input: AssetReclassification, options: ReadOptions = {}): Promise<Asset> {
   return commit(ctx, async (tx, log) => {
     const asset = await requireAsset(tx, input.asset.id);
     const now = ctx.now().toISOString();

@@ -42,7 +42,7 @@ import {
   opt,
   type TransferableBytes,
 } from '../model/schemas.ts';
-import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/settings.ts';
+import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/answer/chat-settings.ts';
 import type { CollectionName, Collections, ContentRecord, SnippetRecord } from '../store/records.ts';
 
 export const BACKUP_FORMAT = 'tessera-backup';
@@ -277,7 +277,7 @@ const SCHEMAS = {
         id: IdSchema,
         updated: Stamp,
         embedder: z.string().min(1),
-        // What the vectors were made from (qgpt/vectors.ts contentKey); absent in older records and files.
+        // What the vectors were made from (qgpt/vectors/snippet-vectors.ts contentKey); absent in older records and files.
         key: z.string().optional(),
         snippets: z.array(
           z.object({

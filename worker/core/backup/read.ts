@@ -7,9 +7,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import * as z from 'zod';
-import { badRequest } from '../errors.ts';
+import { badRequest, describeIssues } from '../errors.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
-import { describeIssues } from '../routes/http.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_STORES,

@@ -14,14 +14,14 @@
  *
  * Each asset added or changed is a change event after the commit, so streams, the search index and the
  * vectors catch up through the change log; the file's vectors are stored with their embedder id, so the
- * vectors of an unchanged embedder are taken as they are, not recomputed (qgpt/vectors.ts).
+ * vectors of an unchanged embedder are taken as they are, not recomputed (qgpt/vectors/snippet-vectors.ts).
  */
 import * as z from 'zod';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { commit, type ChangeLog } from '../feed/commit.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
-import { SETTINGS_ID } from '../qgpt/settings.ts';
-import { VECTORS_VERSION } from '../qgpt/vectors.ts';
+import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
+import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
 import type { AssetRecord, CollectionName, Collections } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { BACKUP_STORES, type BackupStore } from './format.ts';
@@ -65,7 +65,7 @@ class DryRun extends Error {
 }
 
 /** Applies a checked backup in one transaction (or, with `dryRun`, works out the answer and stores nothing). */
-export async function restoreBackup(ctx: Context, backup: ParsedBackup, options: { dryRun?: boolean } = {}): Promise<RestoreSummary> {
+export async function restoreBackup(ctx: ServiceContext, backup: ParsedBackup, options: { dryRun?: boolean } = {}): Promise<RestoreSummary> {
   try {
     return await commit(ctx, async (tx, log) => {
       const summary = await merge(tx, log, backup);

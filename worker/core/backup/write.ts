@@ -5,10 +5,10 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { readSeq } from '../feed/commit.ts';
-import { SETTINGS_ID } from '../qgpt/settings.ts';
-import { VECTORS_VERSION } from '../qgpt/vectors.ts';
+import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
+import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
 import type { CollectionName } from '../store/records.ts';
 import {
   BACKUP_FORMAT,
@@ -32,7 +32,7 @@ export function backupFilename(now: Date): string {
 }
 
 /** The backup as a byte stream; nothing is read until the stream is pulled. */
-export function backupStream(ctx: Context): ReadableStream<Uint8Array> {
+export function backupStream(ctx: ServiceContext): ReadableStream<Uint8Array> {
   const chunks = backupChunks(ctx);
   return new ReadableStream<Uint8Array>(
     {
@@ -51,7 +51,7 @@ export function backupStream(ctx: Context): ReadableStream<Uint8Array> {
 }
 
 /** The file's bytes, in chunks of whole lines (the header, one chunk per batch, the trailer). */
-export async function* backupChunks(ctx: Context): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* backupChunks(ctx: ServiceContext): AsyncGenerator<Uint8Array, void, undefined> {
   const hash = sha256.create();
   const encoder = new TextEncoder();
   const counts = emptyCounts();
@@ -91,7 +91,7 @@ function line<S extends BackupStore>(store: S, record: BackupRecords[S]): string
   return `${JSON.stringify({ store, record: encodeRecord(store, record) })}\n`;
 }
 
-async function header(ctx: Context): Promise<BackupHeader> {
+async function header(ctx: ServiceContext): Promise<BackupHeader> {
   const collections = BACKUP_STORES.filter((s) => s !== 'settings') as CollectionName[];
   const { seq, sizes, settings } = await ctx.store.read(
     async (tx) => ({
@@ -108,7 +108,7 @@ async function header(ctx: Context): Promise<BackupHeader> {
 }
 
 /** The chat-model settings without the API key, or undefined when none (or none valid) are set. */
-async function readSettings(ctx: Context): Promise<BackupRecords['settings'] | undefined> {
+async function readSettings(ctx: ServiceContext): Promise<BackupRecords['settings'] | undefined> {
   const record = await ctx.store.read((tx) => tx.get('meta', SETTINGS_ID), ['meta']);
   if (!record) return undefined;
   const parsed = recordSchemaOf('settings').safeParse(record);

@@ -3,13 +3,15 @@
  * so it survives worker restarts. The same shape and rules as the answer endpoint's (qgpt/settings.ts):
  * `{url, model, apiKey?, enabled?}`, a key only over https or to this machine, never answered back.
  * Not part of a backup (a backup carries no endpoint's key, and vectors are redone from the text anyway).
- * Tessera's own API: routes/embeddings.ts (`/embeddings/settings`).
+ * Tessera's own API: routes/embeddings.ts (`/embeddings/settings`). Saving, clearing or a good test makes
+ * the Context's embedder read the settings again and try the endpoint at once (configured.ts).
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { keyedWrite } from '../idempotency.ts';
-import { ChatSettingsSchema, publicSettings, type ChatSettings, type PublicChatSettings } from '../qgpt/settings.ts';
+import { ChatSettingsSchema, publicSettings, type ChatSettings, type PublicChatSettings } from '../qgpt/answer/chat-settings.ts';
 import type { Store } from '../store/store.ts';
-import type { EndpointSettings } from './endpoint.ts';
+import { resetEmbedder } from './configured.ts';
+import { EmbeddingEndpointError, EndpointEmbedder, type EndpointSettings } from './endpoint.ts';
 
 export const EMBEDDING_SETTINGS_ID = 'embeddings.settings';
 
@@ -31,7 +33,7 @@ export async function activeEmbeddingSettings(store: Store): Promise<EndpointSet
 }
 
 /** Stores the settings; answers them as GET does (without the key). */
-export function writeEmbeddingSettings(ctx: Context, settings: EmbeddingSettings): Promise<PublicChatSettings> {
+export function writeEmbeddingSettings(ctx: ServiceContext, settings: EmbeddingSettings): Promise<PublicChatSettings> {
   return keyedWrite(
     ctx,
     async (tx) => {
@@ -39,11 +41,11 @@ export function writeEmbeddingSettings(ctx: Context, settings: EmbeddingSettings
       return publicSettings(settings);
     },
     ['meta'],
-  );
+  ).finally(() => resetEmbedder(ctx.embedder));
 }
 
 /** Clears the settings (the built-in embedder answers again); answers `{configured: false}`. */
-export function clearEmbeddingSettings(ctx: Context): Promise<PublicChatSettings> {
+export function clearEmbeddingSettings(ctx: ServiceContext): Promise<PublicChatSettings> {
   return keyedWrite(
     ctx,
     async (tx) => {
@@ -51,5 +53,22 @@ export function clearEmbeddingSettings(ctx: Context): Promise<PublicChatSettings
       return publicSettings(undefined);
     },
     ['meta'],
-  );
+  ).finally(() => resetEmbedder(ctx.embedder));
+}
+
+const TEST_TIMEOUT_MS = 10_000;
+
+/** Asks the saved endpoint for one vector (10 s at most); says the reason only when it fails. */
+export async function testEmbeddingSettings(ctx: ServiceContext): Promise<{ ok: boolean; message: string }> {
+  const settings = await readEmbeddingSettings(ctx.store);
+  if (!settings) return { ok: false, message: 'No embeddings endpoint is set.' };
+  const started = performance.now();
+  try {
+    const [vector] = await new EndpointEmbedder(settings, ctx.fetch, TEST_TIMEOUT_MS).embed(['def ok(): return True']);
+    resetEmbedder(ctx.embedder);
+    return { ok: true, message: `Connected: ${settings.model} at ${settings.url} answered a ${vector!.length}-dimension vector in ${Math.round(performance.now() - started)} ms.` };
+  } catch (error) {
+    if (!(error instanceof EmbeddingEndpointError)) throw error;
+    return { ok: false, message: `${settings.url} did not answer: ${error.reason}` };
+  }
 }

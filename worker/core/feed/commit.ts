@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { keyedWrite } from '../idempotency.ts';
 import type { ChangeRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
@@ -32,7 +32,7 @@ export const changeKey = (seq: number) => String(seq).padStart(16, '0');
  * that did not happen and a reader that missed an event finds it in the log. For a request sent with an
  * Idempotency-Key, the same transaction stores its response under the key (idempotency.ts).
  */
-export async function commit<T>(ctx: Context, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>): Promise<T> {
+export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>): Promise<T> {
   const events: ChangeEvent[] = [];
   const result = await keyedWrite(ctx, async (tx) => {
     const log = new ChangeLog();
@@ -67,7 +67,7 @@ export async function readSeq(tx: ReadTx): Promise<number> {
 }
 
 /** The sequence number of the last committed change (0 before any). */
-export function lastSeq(ctx: Context): Promise<number> {
+export function lastSeq(ctx: ServiceContext): Promise<number> {
   return ctx.store.read(readSeq);
 }
 
@@ -75,7 +75,7 @@ export function lastSeq(ctx: Context): Promise<number> {
  * The committed changes after `seq`, in commit order, or `undefined` when the log no longer reaches
  * back that far (the caller then starts again from a snapshot).
  */
-export async function changesSince(ctx: Context, seq: number): Promise<ChangeEvent[] | undefined> {
+export async function changesSince(ctx: ServiceContext, seq: number): Promise<ChangeEvent[] | undefined> {
   return ctx.store.read((tx) => readChangesSince(tx, seq));
 }
 

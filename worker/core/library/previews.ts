@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import type { LibraryPreviews } from './schemas.ts';
 
@@ -14,7 +14,7 @@ const PREVIEW_CHARS = 320;
  * ids and non-text formats are left out). Reads the
  * original format's content only, and cuts it before it leaves the worker.
  */
-export async function libraryPreviews(ctx: Context, ids: readonly string[]): Promise<LibraryPreviews> {
+export async function libraryPreviews(ctx: ServiceContext, ids: readonly string[]): Promise<LibraryPreviews> {
   if (ids.length > MAX_PREVIEW_IDS) throw badRequest(`At most ${MAX_PREVIEW_IDS} ids per call; got ${ids.length}.`, 'invalid_parameter');
   const unique = [...new Set(ids)];
   const previews: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { PSEUDO } from '../search/documents.ts';
 import { searchIndexFor } from '../search/search-index.ts';
 import type { LibraryRow, LibraryRows } from './schemas.ts';
@@ -8,7 +8,7 @@ import type { LibraryRow, LibraryRows } from './schemas.ts';
  * search index already keeps about each asset (search/documents.ts DocMeta): listing 10,000 assets reads
  * no asset, format or tag record. Tag texts and website urls are lower-case, as the index matches them.
  */
-export async function listLibraryRows(ctx: Context, options: { pseudo?: boolean } = {}): Promise<LibraryRows> {
+export async function listLibraryRows(ctx: ServiceContext, options: { pseudo?: boolean } = {}): Promise<LibraryRows> {
   const index = await searchIndexFor(ctx).current(undefined, { meta: true });
   const rows: LibraryRow[] = [];
   for (const slot of index.slots()) {

@@ -1,6 +1,6 @@
 import { recordActivity, type AssetEvent } from '../assets/activity.ts';
 import { requireAsset } from '../assets/read.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { notFound } from '../errors.ts';
 import type { AssetRecord } from '../store/records.ts';
@@ -33,7 +33,7 @@ export function linkKindOf(segment: unknown): LinkKind | undefined {
  * anything changed; the caller puts the asset record (the other side is put here).
  */
 export async function setLink(
-  ctx: Context,
+  ctx: ServiceContext,
   tx: WriteTx,
   asset: AssetRecord,
   kind: LinkKind,
@@ -53,7 +53,7 @@ export async function setLink(
 }
 
 /** The associate / disassociate operations: one transaction, one change event when it changed. */
-export function changeLink(ctx: Context, kind: LinkKind, assetId: string, otherId: string, linked: boolean): Promise<void> {
+export function changeLink(ctx: ServiceContext, kind: LinkKind, assetId: string, otherId: string, linked: boolean): Promise<void> {
   return commit(ctx, async (tx, log) => {
     const asset = await requireAsset(tx, assetId);
     if (await setLink(ctx, tx, asset, kind, otherId, linked)) {
@@ -64,7 +64,7 @@ export function changeLink(ctx: Context, kind: LinkKind, assetId: string, otherI
 }
 
 /** Removes an asset from every record that links to it (before the asset itself is deleted). */
-export async function unlinkAll(ctx: Context, tx: WriteTx, asset: AssetRecord): Promise<void> {
+export async function unlinkAll(ctx: ServiceContext, tx: WriteTx, asset: AssetRecord): Promise<void> {
   const now = ctx.now().toISOString();
   for (const kind of Object.keys(LINKS) as LinkKind[]) {
     for (const other of await tx.getMany(kind, asset[kind])) {

@@ -1,5 +1,5 @@
 import { requireAsset } from '../assets/read.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
 import type {
@@ -22,7 +22,7 @@ import { setLink, type LinkKind } from './associate.ts';
 
 /** Tags are labels: the same text (ignoring case) is the same tag. */
 export async function findOrCreateTag(
-  ctx: Context,
+  ctx: ServiceContext,
   tx: WriteTx,
   seed: { text: string; mechanism?: MechanismEnum | null; category?: TagCategoryInput },
 ): Promise<TagRecord> {
@@ -46,7 +46,7 @@ type TagCategoryInput = TagRecord['category'] | null;
 
 /** Websites are identified by their URL. */
 export async function findOrCreateWebsite(
-  ctx: Context,
+  ctx: ServiceContext,
   tx: WriteTx,
   seed: { url: string; name: string; mechanism?: MechanismEnum | null },
 ): Promise<WebsiteRecord> {
@@ -59,7 +59,7 @@ export async function findOrCreateWebsite(
 }
 
 /** Links a new record to the asset a seed names, if it names one. */
-async function linkSeededAsset(ctx: Context, tx: WriteTx, kind: LinkKind, id: string, assetId: string | null | undefined) {
+async function linkSeededAsset(ctx: ServiceContext, tx: WriteTx, kind: LinkKind, id: string, assetId: string | null | undefined) {
   if (!assetId) return false;
   const asset = await requireAsset(tx, assetId);
   if (await setLink(ctx, tx, asset, kind, id, true)) {
@@ -69,7 +69,7 @@ async function linkSeededAsset(ctx: Context, tx: WriteTx, kind: LinkKind, id: st
   return false;
 }
 
-export function createTag(ctx: Context, seed: SeededTag): Promise<Tag> {
+export function createTag(ctx: ServiceContext, seed: SeededTag): Promise<Tag> {
   return commit(ctx, async (tx, log) => {
     const tag = await findOrCreateTag(ctx, tx, seed);
     if (await linkSeededAsset(ctx, tx, 'tags', tag.id, seed.asset)) log.updated(seed.asset!);
@@ -77,7 +77,7 @@ export function createTag(ctx: Context, seed: SeededTag): Promise<Tag> {
   });
 }
 
-export function createWebsite(ctx: Context, seed: SeededWebsite): Promise<Website> {
+export function createWebsite(ctx: ServiceContext, seed: SeededWebsite): Promise<Website> {
   return commit(ctx, async (tx, log) => {
     const website = await findOrCreateWebsite(ctx, tx, seed);
     if (await linkSeededAsset(ctx, tx, 'websites', website.id, seed.asset)) log.updated(seed.asset!);
@@ -85,7 +85,7 @@ export function createWebsite(ctx: Context, seed: SeededWebsite): Promise<Websit
   });
 }
 
-export function createSummary(ctx: Context, seed: SeededWorkstreamSummary): Promise<WorkstreamSummary> {
+export function createSummary(ctx: ServiceContext, seed: SeededWorkstreamSummary): Promise<WorkstreamSummary> {
   return commit(ctx, async (tx, log) => {
     const now = ctx.now().toISOString();
     const id = ctx.newId();
@@ -105,17 +105,17 @@ export function createSummary(ctx: Context, seed: SeededWorkstreamSummary): Prom
   });
 }
 
-export async function listTags(ctx: Context): Promise<Tags> {
+export async function listTags(ctx: ServiceContext): Promise<Tags> {
   const tags = await ctx.store.read((tx) => tx.getAll('tags'));
   return build.collectionOf(tags, build.tag);
 }
 
-export async function listWebsites(ctx: Context): Promise<Websites> {
+export async function listWebsites(ctx: ServiceContext): Promise<Websites> {
   const websites = await ctx.store.read((tx) => tx.getAll('websites'));
   return build.collectionOf(websites, build.website);
 }
 
-export async function listSummaries(ctx: Context): Promise<WorkstreamSummaries> {
+export async function listSummaries(ctx: ServiceContext): Promise<WorkstreamSummaries> {
   const summaries = await ctx.store.read((tx) => tx.getAll('summaries'));
   return build.collectionOf(summaries, build.summary);
 }

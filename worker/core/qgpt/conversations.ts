@@ -3,7 +3,7 @@
  * query) and, when an answer was produced, an ASSISTANT message (the answer text the client was sent),
  * and links the conversation with the assets the answer drew on (both sides, as links/associate.ts does).
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import { keyedWrite } from '../idempotency.ts';
@@ -20,7 +20,7 @@ export interface StoredConversation {
 }
 
 /** A conversation with its messages in order, or undefined when there is none with that id. */
-export async function readConversation(ctx: Context, id: string): Promise<StoredConversation | undefined> {
+export async function readConversation(ctx: ServiceContext, id: string): Promise<StoredConversation | undefined> {
   return ctx.store.read(async (tx) => {
     const record = await tx.get('conversations', id);
     return record && { record, messages: await tx.getMany('messages', record.messages) };
@@ -60,7 +60,7 @@ export function conversationName(query: string): string {
  * given id), appends its messages, and links it with the answer's assets that still exist (a change
  * event for each asset newly linked, so streams, search and caches see it).
  */
-export function saveExchange(ctx: Context, exchange: Exchange): Promise<ConversationRecord> {
+export function saveExchange(ctx: ServiceContext, exchange: Exchange): Promise<ConversationRecord> {
   const now = ctx.now().toISOString();
   const message = (role: MessageRecord['role'], text: string, assets: string[]): MessageRecord => ({
     id: ctx.newId(),
@@ -120,7 +120,7 @@ export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Prom
  * event for each asset, whose wire Asset listed it). A request still answering in it is stopped first and
  * waited for, or its end would store the exchange again under the same id. 404 for an unknown id.
  */
-export async function deleteConversation(ctx: Context, id: string): Promise<void> {
+export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {
   await runningRequests(ctx.store).end(id, 'stop');
   await commit(ctx, async (tx, log) => {
     const conversation = await tx.get('conversations', id);
@@ -138,7 +138,7 @@ export async function deleteConversation(ctx: Context, id: string): Promise<void
 }
 
 /** `GET /conversations`: every stored conversation with its messages, the most recently updated first. */
-export function listConversations(ctx: Context): Promise<Conversations> {
+export function listConversations(ctx: ServiceContext): Promise<Conversations> {
   return ctx.store.read(async (tx) => {
     const records = (await tx.getAll('conversations')).sort((a, b) => b.updated.localeCompare(a.updated));
     const messages = await tx.getMany('messages', records.flatMap((c) => c.messages));
@@ -148,7 +148,7 @@ export function listConversations(ctx: Context): Promise<Conversations> {
 }
 
 /** `GET /conversation/{id}`: one conversation with its messages; 404 for an unknown id. */
-export async function getConversation(ctx: Context, id: string): Promise<Conversation> {
+export async function getConversation(ctx: ServiceContext, id: string): Promise<Conversation> {
   const found = await readConversation(ctx, id);
   if (!found) throw notFound('conversation', id);
   return build.conversation(found.record, found.messages);
@@ -161,7 +161,7 @@ export const ConversationUpdateSchema = lazySchema(() => ConversationSchema.part
  * `POST /conversation/update`: takes the conversation's `name` (a rename); its messages and links are
  * the service's and stay as stored. 404 for an unknown id.
  */
-export async function updateConversation(ctx: Context, input: { id: string; name?: string | null }): Promise<Conversation> {
+export async function updateConversation(ctx: ServiceContext, input: { id: string; name?: string | null }): Promise<Conversation> {
   // The Conversation is made in the transaction: a keyed request keeps it as its response.
   return keyedWrite(
     ctx,

@@ -12,7 +12,7 @@
  * No seed and no conversation, or a seed without a fragment string, is a 422; nothing matching is an empty
  * list. `transferables` is accepted; a Person carries references to its assets either way.
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { invalid } from '../errors.ts';
 import * as build from '../model/build.ts';
 import type { QGPTPersonsRelatedInput, QGPTPersonsRelatedOutput } from '../model/schemas.ts';
@@ -25,7 +25,7 @@ export const RELATED_ASSETS = 10;
 export const MAX_PERSONS = 20;
 
 export async function personsRelated(
-  ctx: Context,
+  ctx: ServiceContext,
   input: QGPTPersonsRelatedInput,
   _options: { transferables?: boolean } = {},
 ): Promise<QGPTPersonsRelatedOutput> {

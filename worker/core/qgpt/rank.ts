@@ -9,18 +9,20 @@
  * - Texts given with the request (`seeds`, `paths`): their snippets are ranked in an index made for the call.
  */
 import { genericOf } from '../assets/content.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { dot } from '../embed/embedder.ts';
 import type { ClassificationSpecificEnum } from '../model/schemas.ts';
 import { PSEUDO, splitProse } from '../search/documents.ts';
-import { FIELD_COUNT, LexicalIndex, type Hits } from '../search/lexical.ts';
+import { FIELD_COUNT } from '../search/lexical/fields.ts';
+import { LexicalIndex } from '../search/lexical/lexical-index.ts';
+import type { Hits } from '../search/lexical/ranking.ts';
 import { analyseQuery } from '../search/query.ts';
 import { searchIndexFor } from '../search/search-index.ts';
 import { isStopword, terms } from '../search/tokenize.ts';
 import { looksLikeCode } from '../assets/language/shape.ts';
-import { splitSnippets } from './snippets.ts';
-import { dotQuantized } from './vector-matrix.ts';
-import { embeddingText, libraryVectorsWithQuery, madeFrom, readAssetTexts } from './vectors.ts';
+import { splitSnippets } from './vectors/snippets.ts';
+import { dotQuantized } from './vectors/vector-matrix.ts';
+import { embeddingText, libraryVectorsWithQuery, madeFrom, readAssetTexts } from './vectors/snippet-vectors.ts';
 
 /**
  * Weight of the lexical score in the blend. Tuned on the CoSQA dev queries (test/bench/relevance-quality.ts;
@@ -72,7 +74,7 @@ export function vectorQuery(query: string): string {
 }
 
 /** The library's best snippets for a query: the whole library (pseudo assets excluded) or the assets in `within`. */
-export async function rankLibrary(ctx: Context, query: string, within: ReadonlySet<string> | undefined, limit: number): Promise<RankedSnippet[]> {
+export async function rankLibrary(ctx: ServiceContext, query: string, within: ReadonlySet<string> | undefined, limit: number): Promise<RankedSnippet[]> {
   const search = searchIndexFor(ctx);
   const [index, { entries: vectors, matrix, query: queryVector }] = await Promise.all([
     search.current(undefined, { meta: false, query }),
@@ -136,7 +138,7 @@ export async function rankLibrary(ctx: Context, query: string, within: ReadonlyS
 }
 
 /** The best snippets of texts given with the request, ranked in an index made for this call. */
-export async function rankTexts(ctx: Context, query: string, texts: readonly SpaceText[], limit: number): Promise<RankedSnippet[]> {
+export async function rankTexts(ctx: ServiceContext, query: string, texts: readonly SpaceText[], limit: number): Promise<RankedSnippet[]> {
   const snippets: (RankedSnippet & { code: boolean })[] = [];
   for (const t of texts) {
     const code = t.specific ? genericOf(t.specific) === 'CODE' : looksLikeCode(t.text);

@@ -4,16 +4,16 @@
  * The query space is exactly one of `seeds` (their fragment strings), `assets` (identifiers), `paths`
  * (files and folders, see files.ts) or `options.database: true` (the whole library, pseudo assets
  * excluded); none or several is a 422. Ranking is hybrid, see rank.ts. Each relevant snippet is stored
- * (relevant.ts) so that a question can name it by id, and comes back as a RelevantQGPTSeed: the snippet
+ * (relevant-ring.ts) so that a question can name it by id, and comes back as a RelevantQGPTSeed: the snippet
  * as a fragment seed, the asset it came from (or its `path`), and its `location` in that text.
  * With `options.question: true` the answers come back too (question.ts).
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { invalid, notFound } from '../errors.ts';
 import { TESSERA_APPLICATION } from '../assets/activity.ts';
 import type { QGPTQuestionInput, QGPTRelevanceInput, QGPTRelevanceOutput, RelevantQGPTSeed, RelevantQGPTSeeds, Seed } from '../model/schemas.ts';
-import { question } from './question.ts';
-import { storeRelevant } from './relevant.ts';
+import { question } from './answer/question.ts';
+import { storeRelevant } from './relevant-ring.ts';
 import { rankLibrary, rankTexts, type RankedSnippet, type SpaceText } from './rank.ts';
 
 /** Snippets answered unless the caller asks for another number (Tessera's `?limit=`, at most MAX_RELEVANT). */
@@ -26,7 +26,7 @@ type Space =
   | { kind: 'seeds'; texts: SpaceText[] }
   | { kind: 'paths'; paths: string[] };
 
-export async function relevance(ctx: Context, input: QGPTRelevanceInput, options: { limit?: number } = {}): Promise<QGPTRelevanceOutput> {
+export async function relevance(ctx: ServiceContext, input: QGPTRelevanceInput, options: { limit?: number } = {}): Promise<QGPTRelevanceOutput> {
   const query = input.query.trim();
   if (query === '') throw invalid('The relevance query is empty.', 'empty_query');
   const limit = Math.min(MAX_RELEVANT, Math.max(1, options.limit ?? DEFAULT_RELEVANT));

@@ -1,57 +1,39 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import { exportAsset, parseExportType } from '../assets/export.ts';
-import { getActivities, getAsset, getConversations, getFormats } from '../assets/read.ts';
-import { incrementScores } from '../assets/scores.ts';
-import { AssetUpdateSchema, reclassifyAsset, updateAsset } from '../assets/update.ts';
-import type { Context } from '../deps.ts';
-import { badRequest } from '../errors.ts';
-import { changeLink, linkKindOf } from '../links/associate.ts';
-import { AssetReclassificationSchema, SeededAccessorSchema, SeededScoreIncrementSchema } from '../model/schemas.ts';
-import { queryFlag, readBody, requireBody } from './http.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices, type LinkPath } from '../services.ts';
+import { queryFlag, readJson } from './http.ts';
 import { json, keyed, noContent } from './idempotent.ts';
 
-
-
 /** The single-asset operations under `/asset`. */
-export function assetRoutes(ctx: Context) {
+export function assetRoutes(ctx: ServiceContext) {
   const app = new Hono();
+  const services = createServices(ctx);
   const transferables = (c: HonoContext) => ({ transferables: queryFlag(c, 'transferables', true) });
+  const body = (c: HonoContext) => readJson(c, ctx.maxBodyBytes);
 
-  app.post(
-    '/update',
-    keyed(ctx, json, async (c, ctx) => updateAsset(ctx, await requireBody(c, AssetUpdateSchema, ctx.maxBodyBytes, 'Asset'), transferables(c))),
-  );
-  app.post(
-    '/reclassify',
-    keyed(ctx, json, async (c, ctx) =>
-      reclassifyAsset(ctx, await requireBody(c, AssetReclassificationSchema, ctx.maxBodyBytes, 'AssetReclassification'), transferables(c)),
-    ),
-  );
+  app.post('/update', keyed(ctx, json, async (c, services) => services.updateAsset(await body(c), transferables(c))));
+  app.post('/reclassify', keyed(ctx, json, async (c, services) => services.reclassifyAsset(await body(c), transferables(c))));
 
-  app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
+  app.get('/:asset', async (c) => c.json(await services.getAsset(c.req.param('asset'), transferables(c))));
+  // The accessor says who reads; there is one local user, so it is checked and otherwise unused.
   app.post('/:asset', async (c) => {
-    // The accessor says who reads; there is one local user, so it is checked and otherwise unused.
-    await readBody(c, SeededAccessorSchema, ctx.maxBodyBytes);
-    return c.json(await getAsset(ctx, c.req.param('asset'), transferables(c)));
+    const accessor = await body(c);
+    return c.json(await services.getAsset(c.req.param('asset'), { ...transferables(c), accessor }));
   });
-  app.get('/:asset/formats', async (c) => c.json(await getFormats(ctx, c.req.param('asset'), transferables(c))));
-  app.get('/:asset/activities', async (c) => c.json(await getActivities(ctx, c.req.param('asset'))));
-  app.get('/:asset/conversations', async (c) => c.json(await getConversations(ctx, c.req.param('asset'))));
-  app.get('/:asset/export', async (c) => {
-    const type = parseExportType(c.req.query('export_type'));
-    return c.json(await exportAsset(ctx, c.req.param('asset'), type));
-  });
+  app.get('/:asset/formats', async (c) => c.json(await services.getFormats(c.req.param('asset'), transferables(c))));
+  app.get('/:asset/activities', async (c) => c.json(await services.getActivities(c.req.param('asset'))));
+  app.get('/:asset/conversations', async (c) => c.json(await services.getConversations(c.req.param('asset'))));
+  app.get('/:asset/export', async (c) => c.json(await services.exportAsset(c.req.param('asset'), c.req.query('export_type'))));
   app.post(
     '/:asset/scores/increment',
-    keyed(ctx, noContent, async (c, ctx) => incrementScores(ctx, c.req.param('asset')!, await readBody(c, SeededScoreIncrementSchema, ctx.maxBodyBytes))),
+    keyed(ctx, noContent, async (c, services) => services.incrementScores(c.req.param('asset')!, await body(c))),
   );
   app.post(
     '/:asset/:kind/:action{associate|disassociate}/:id',
-    keyed(ctx, noContent, async (c, ctx) => {
-      const kind = linkKindOf(c.req.param('kind'));
-      if (!kind) throw badRequest(`Cannot associate '${c.req.param('kind')}'; use tags, websites or workstream_summaries.`);
-      await changeLink(ctx, kind, c.req.param('asset')!, c.req.param('id')!, c.req.param('action') === 'associate');
+    keyed(ctx, noContent, async (c, services) => {
+      const change = c.req.param('action') === 'associate' ? services.associate : services.disassociate;
+      await change(c.req.param('kind') as LinkPath, c.req.param('asset')!, c.req.param('id')!);
     }),
   );
   return app;

@@ -1,36 +1,30 @@
+import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import { createAsset } from '../assets/create.ts';
-import { draftSeed } from '../assets/draft.ts';
-import { importAssets } from '../assets/import.ts';
-import { getAsset, getFormats, listAssets, listIdentifiers, pseudoSnapshot } from '../assets/read.ts';
-import { deleteAsset } from '../assets/remove.ts';
-import type { Context } from '../deps.ts';
-import { SeedSchema, SeedsSchema } from '../model/schemas.ts';
-import { suggestedAssets } from '../search/discover.ts';
-import { queryFlag, readBody, requireBody } from './http.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices } from '../services.ts';
+import { queryFlag, readJson } from './http.ts';
 import { json, keyed, text } from './idempotent.ts';
 
 /** The collection operations under `/assets`. */
-export function assetsRoutes(ctx: Context) {
+export function assetsRoutes(ctx: ServiceContext) {
   const app = new Hono();
-  const transferables = (c: Parameters<typeof queryFlag>[0]) => ({ transferables: queryFlag(c, 'transferables', true) });
+  const services = createServices(ctx);
+  const transferables = (c: HonoContext) => ({ transferables: queryFlag(c, 'transferables', true) });
+  const body = (c: HonoContext) => readJson(c, ctx.maxBodyBytes);
 
-  app.post('/create', keyed(ctx, json, async (c, ctx) => createAsset(ctx, await readBody(c, SeedSchema, ctx.maxBodyBytes), transferables(c))));
-  app.post('/import', keyed(ctx, json, async (c, ctx) => importAssets(ctx, await requireBody(c, SeedsSchema, ctx.maxBodyBytes, 'Seeds'))));
-  app.post('/draft', async (c) => {
-    const seed = await readBody(c, SeedSchema, ctx.maxBodyBytes);
-    return c.json(await draftSeed(ctx, seed));
-  });
-  app.get('/identifiers', async (c) => c.json(await listIdentifiers(ctx, { pseudo: queryFlag(c, 'pseudo', false) })));
-  app.get('/pseudo', async (c) => c.json(await pseudoSnapshot(ctx)));
+  app.post('/create', keyed(ctx, json, async (c, services) => services.createAsset(await body(c), transferables(c))));
+  app.post('/import', keyed(ctx, json, async (c, services) => services.importAssets(await body(c))));
+  app.post('/draft', async (c) => c.json(await services.draftSeed(await body(c))));
+  app.get('/identifiers', async (c) => c.json(await services.listIdentifiers({ pseudo: queryFlag(c, 'pseudo', false) })));
+  app.get('/pseudo', async (c) => c.json(await services.pseudoSnapshot()));
 
   app.get('/', async (c) => {
     const options = { ...transferables(c), pseudo: queryFlag(c, 'pseudo', false) };
-    if (queryFlag(c, 'suggested', false)) return c.json(await suggestedAssets(ctx, options));
-    return c.json(await listAssets(ctx, options));
+    if (queryFlag(c, 'suggested', false)) return c.json(await services.suggestedAssets(options));
+    return c.json(await services.listAssets(options));
   });
-  app.get('/:asset', async (c) => c.json(await getAsset(ctx, c.req.param('asset'), transferables(c))));
-  app.get('/:asset/formats', async (c) => c.json(await getFormats(ctx, c.req.param('asset'), transferables(c))));
-  app.post('/:asset/delete', keyed(ctx, text, async (c, ctx) => deleteAsset(ctx, c.req.param('asset')!)));
+  app.get('/:asset', async (c) => c.json(await services.getAsset(c.req.param('asset'), transferables(c))));
+  app.get('/:asset/formats', async (c) => c.json(await services.getFormats(c.req.param('asset'), transferables(c))));
+  app.post('/:asset/delete', keyed(ctx, text, async (c, services) => services.deleteAsset(c.req.param('asset')!)));
   return app;
 }

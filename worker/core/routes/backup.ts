@@ -1,8 +1,6 @@
 import { Hono } from 'hono/quick';
-import { readBackup } from '../backup/read.ts';
-import { restoreBackup } from '../backup/restore.ts';
-import { backupFilename, backupStream } from '../backup/write.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices } from '../services.ts';
 import { bodyChunks, queryFlag } from './http.ts';
 import { json, keyed } from './idempotent.ts';
 
@@ -19,23 +17,24 @@ import { json, keyed } from './idempotent.ts';
  *   summary before applying). A file of an unknown format or a newer version, or a damaged one (truncated,
  *   bad checksum, a line that is not JSON or not a record), is a 400 and nothing changes.
  */
-export function backupRoutes(ctx: Context) {
+export function backupRoutes(ctx: ServiceContext) {
   const app = new Hono();
-  app.get('/', (c) => {
-    return new Response(backupStream(ctx), {
+  const services = createServices(ctx);
+  app.get('/', () => {
+    const { filename, stream } = services.backup();
+    return new Response(stream, {
       headers: {
         'content-type': 'application/x-ndjson',
-        'content-disposition': `attachment; filename="${backupFilename(ctx.now())}"`,
+        'content-disposition': `attachment; filename="${filename}"`,
         'cache-control': 'no-store',
       },
     });
   });
   app.post(
     '/restore',
-    keyed(ctx, json, async (c, ctx) => {
+    keyed(ctx, json, async (c, services) => {
       const dryRun = queryFlag(c, 'dry_run', false);
-      const backup = await readBackup(bodyChunks(c.req.raw, ctx.maxRestoreBytes));
-      return restoreBackup(ctx, backup, { dryRun });
+      return services.restoreBackup(bodyChunks(c.req.raw, ctx.maxRestoreBytes), { dryRun });
     }),
   );
   return app;

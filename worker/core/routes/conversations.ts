@@ -1,8 +1,7 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
-import { ConversationUpdateSchema } from '../qgpt/conversations.ts';
-import { requireBody } from './http.ts';
+import { readJson } from './http.ts';
 import { json, keyed, noContent } from './idempotent.ts';
 
 /**
@@ -16,23 +15,18 @@ import { json, keyed, noContent } from './idempotent.ts';
  *   asset lists it afterwards (the desktop API's path, so the SDK's `conversationsDeleteSpecificConversation`
  *   works unchanged); 404 JSON for an unknown id.
  */
-export function conversationRoutes(ctx: Context) {
+export function conversationRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', async (c) => c.json(await services.listConversations()));
-  app.post('/:conversation/delete', keyed(ctx, noContent, async (c, ctx) => createServices(ctx).deleteConversation(c.req.param('conversation')!)));
+  app.post('/:conversation/delete', keyed(ctx, noContent, async (c, services) => services.deleteConversation(c.req.param('conversation')!)));
   return app;
 }
 
-export function conversationItemRoutes(ctx: Context) {
+export function conversationItemRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
-  app.post(
-    '/update',
-    keyed(ctx, json, async (c, ctx) =>
-      createServices(ctx).updateConversation(await requireBody(c, ConversationUpdateSchema, ctx.maxBodyBytes, 'Conversation')),
-    ),
-  );
+  app.post('/update', keyed(ctx, json, async (c, services) => services.updateConversation(await readJson(c, ctx.maxBodyBytes))));
   app.get('/:conversation', async (c) => c.json(await services.getConversation(c.req.param('conversation'))));
   return app;
 }

@@ -1,21 +1,8 @@
 import { Hono } from 'hono/quick';
-import * as z from 'zod';
-import type { Context } from '../deps.ts';
-import { resetEmbedder } from '../embed/configured.ts';
-import { describeEmbedder, embedTagged } from '../embed/embedder.ts';
-import { EmbeddingEndpointError, EndpointEmbedder } from '../embed/endpoint.ts';
-import { clearEmbeddingSettings, EmbeddingSettingsSchema, readEmbeddingSettings, writeEmbeddingSettings } from '../embed/endpoint-settings.ts';
-import { publicSettings } from '../qgpt/settings.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices } from '../services.ts';
+import { readJson } from './http.ts';
 import { json, keyed } from './idempotent.ts';
-import { ApiError } from '../errors.ts';
-import { lazySchema } from '../model/lazy-schema.ts';
-import { vectorIndexFor } from '../qgpt/vectors.ts';
-import { requireBody } from './http.ts';
-
-/** The most texts one POST may embed; more is a 422 (embed them in several calls). */
-export const MAX_TEXTS_PER_CALL = 1024;
-
-const EmbedRequestSchema = lazySchema(() => z.object({ texts: z.array(z.string()).max(MAX_TEXTS_PER_CALL) }));
 
 /**
  * `/embeddings`: Tessera's own API (not part of the desktop API) to see and try the active embedder.
@@ -37,66 +24,26 @@ const EmbedRequestSchema = lazySchema(() => z.object({ texts: z.array(z.string()
  *   `/test` -> `{ok, message}`. While the endpoint fails the built-in embedder answers (GET `/embeddings`
  *   says why, under `endpoint`); a change of either re-embeds the library.
  */
-const TEST_TIMEOUT_MS = 10_000;
-export function embeddingRoutes(ctx: Context) {
+export function embeddingRoutes(ctx: ServiceContext) {
   const app = new Hono();
-  app.get('/', async (c) => {
-    await ctx.embedder.ready?.();
-    return c.json(describeEmbedder(ctx.embedder));
-  });
+  const services = createServices(ctx);
+  app.get('/', async (c) => c.json(await services.describeEmbedder()));
   app.post('/', async (c) => {
     const started = performance.now();
-    const { texts } = await requireBody(c, EmbedRequestSchema, ctx.maxBodyBytes, '{texts: string[]}');
+    const input = await readJson(c, ctx.maxBodyBytes);
     const read = performance.now();
-    let tagged: { embedder: string; vectors: Float32Array[] };
-    try {
-      tagged = await embedTagged(ctx.embedder, texts);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ApiError(503, 'embedder_unavailable', `The embedder ${ctx.embedder.id} failed: ${message}`);
-    }
-    const embedded = performance.now();
-    const { embedder, vectors } = tagged;
-    const body = JSON.stringify({ embedder, dimensions: vectors[0]?.length ?? ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) });
+    const embedded = await services.embed(input);
+    const done = performance.now();
+    const body = JSON.stringify(embedded);
     // Where the time went, for people and benchmarks (shown by browsers' devtools too).
-    const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(embedded - read).toFixed(1)}, json;dur=${(performance.now() - embedded).toFixed(1)}`;
+    const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(done - read).toFixed(1)}, json;dur=${(performance.now() - done).toFixed(1)}`;
     return c.body(body, 200, { 'content-type': 'application/json', 'server-timing': timing });
   });
-  app.get('/settings', async (c) => c.json(publicSettings(await readEmbeddingSettings(ctx.store))));
-  app.put(
-    '/settings',
-    keyed(ctx, json, async (c, ctx) => {
-      const saved = await writeEmbeddingSettings(ctx, await requireBody(c, EmbeddingSettingsSchema, ctx.maxBodyBytes, '{url, model, apiKey?, enabled?}'));
-      resetEmbedder(ctx.embedder);
-      return saved;
-    }),
-  );
-  app.delete(
-    '/settings',
-    keyed(ctx, json, async (_c, ctx) => {
-      const cleared = await clearEmbeddingSettings(ctx);
-      resetEmbedder(ctx.embedder);
-      return cleared;
-    }),
-  );
-  app.post('/settings/test', async (c) => {
-    const settings = await readEmbeddingSettings(ctx.store);
-    if (!settings) return c.json({ ok: false, message: 'No embeddings endpoint is set.' });
-    const started = performance.now();
-    try {
-      const [vector] = await new EndpointEmbedder(settings, ctx.fetch, TEST_TIMEOUT_MS).embed(['def ok(): return True']);
-      resetEmbedder(ctx.embedder);
-      return c.json({ ok: true, message: `Connected: ${settings.model} at ${settings.url} answered a ${vector!.length}-dimension vector in ${Math.round(performance.now() - started)} ms.` });
-    } catch (error) {
-      if (!(error instanceof EmbeddingEndpointError)) throw error;
-      return c.json({ ok: false, message: `${settings.url} did not answer: ${error.reason}` });
-    }
-  });
-  app.get('/library', (c) => c.json(vectorIndexFor(ctx).progress));
-  app.post('/library', (c) => {
-    const vectors = vectorIndexFor(ctx);
-    vectors.current().catch((error) => console.error('embeddings: bringing the library vectors up to date failed', error));
-    return c.json(vectors.progress, 202);
-  });
+  app.get('/settings', async (c) => c.json(await services.embeddingSettings()));
+  app.put('/settings', keyed(ctx, json, async (c, services) => services.saveEmbeddingSettings(await readJson(c, ctx.maxBodyBytes))));
+  app.post('/settings/test', async (c) => c.json(await services.testEmbeddingSettings()));
+  app.delete('/settings', keyed(ctx, json, async (_c, services) => services.clearEmbeddingSettings()));
+  app.get('/library', async (c) => c.json(await services.embeddingProgress()));
+  app.post('/library', async (c) => c.json(await services.refreshEmbeddings(), 202));
   return app;
 }

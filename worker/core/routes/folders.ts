@@ -1,6 +1,6 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
-import { listFolders, removeFolder } from '../qgpt/folders.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices } from '../services.ts';
 import { keyed, noContent } from './idempotent.ts';
 
 /**
@@ -9,9 +9,10 @@ import { keyed, noContent } from './idempotent.ts';
  * folder has that name). Registering needs a handle, which HTTP cannot carry: `registerFolder()` in
  * app/client/folders.ts (the RPC path).
  */
-export function folderRoutes(ctx: Context) {
+export function folderRoutes(ctx: ServiceContext) {
   const app = new Hono();
-  app.get('/', async (c) => c.json(await listFolders(ctx)));
-  app.delete('/:name', keyed(ctx, noContent, async (c, ctx) => removeFolder(ctx, c.req.param('name')!)));
+  const services = createServices(ctx);
+  app.get('/', async (c) => c.json(await services.listFolders()));
+  app.delete('/:name', keyed(ctx, noContent, async (c, services) => services.removeFolder(c.req.param('name')!)));
   return app;
 }

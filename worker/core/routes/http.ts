@@ -1,8 +1,10 @@
 import type { Context as HonoContext } from 'hono';
-import type { z } from 'zod';
-import { ApiError, badRequest, invalid } from '../errors.ts';
+import { ApiError, badRequest } from '../errors.ts';
 
-/** Request parsing shared by every route: query flags, bodies (size, syntax, schema), path ids. */
+/**
+ * Request parsing shared by every route: query parameters to typed values, and the one body reader
+ * (size limit, JSON syntax). What the values must be is the services' to check (service-input.ts).
+ */
 
 const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0']);
@@ -16,23 +18,11 @@ export function queryFlag(c: HonoContext, name: string, fallback: boolean): bool
   throw badRequest(`Query parameter '${name}' must be true or false; got '${value}'.`, 'invalid_parameter');
 }
 
-/** A whole-number query parameter in 1..max, or undefined when absent; anything else is a 400. */
-export function queryCount(c: HonoContext, name: string, max: number): number | undefined {
+/** A whole-number query parameter, or undefined when absent; anything else is a 400 (its range is the service's to check). */
+export function queryNumber(c: HonoContext, name: string): number | undefined {
   const value = c.req.query(name);
   if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw badRequest(`Query parameter '${name}' must be a whole number from 1 to ${max}; got '${value}'.`, 'invalid_parameter');
-  }
-  return Number(value);
-}
-
-/** A whole-number query parameter in 0..max (default 1,000,000), or undefined when absent; anything else is a 400. */
-export function queryNumber(c: HonoContext, name: string, max = 1_000_000): number | undefined {
-  const value = c.req.query(name);
-  if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,7}$/.test(value) || Number(value) > max) {
-    throw badRequest(`Query parameter '${name}' must be a whole number from 0 to ${max}; got '${value}'.`, 'invalid_parameter');
-  }
+  if (!/^\d{1,15}$/.test(value)) throw badRequest(`Query parameter '${name}' must be a whole number; got '${value}'.`, 'invalid_parameter');
   return Number(value);
 }
 
@@ -81,34 +71,16 @@ const tooLarge = (limit: number) =>
   new ApiError(413, 'body_too_large', `The request body is larger than the limit of ${limit} bytes.`);
 
 /**
- * The JSON body, validated against a contract schema. Malformed JSON is a 400; content that does
- * not fit the schema (missing fields, wrong types, unknown enum strings) is a 422. An empty body
- * gives `undefined` (the contract makes most bodies optional; the service decides what it needs).
+ * The JSON body (at most `limit` bytes, else 413), for a service to check: malformed JSON is a 400; an
+ * empty body gives `undefined` (the contract makes most bodies optional; the service decides). Typed
+ * `any` because it is handed as it is to a service operation, which checks it against its schema.
  */
-export async function readBody<S extends z.ZodType>(c: HonoContext, schema: S, limit: number): Promise<z.infer<S> | undefined> {
+export async function readJson(c: HonoContext, limit: number): Promise<any> {
   const text = await readText(c.req.raw, limit);
   if (text.trim() === '') return undefined;
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw badRequest(`The body is not valid JSON: ${(error as Error).message}`, 'malformed_json');
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
-  return parsed.data;
-}
-
-/** Like readBody, for operations that cannot do anything without a body. */
-export async function requireBody<S extends z.ZodType>(c: HonoContext, schema: S, limit: number, what: string): Promise<z.infer<S>> {
-  const body = await readBody(c, schema, limit);
-  if (body === undefined) throw invalid(`The request needs a ${what} body.`, 'missing_body');
-  return body;
-}
-
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(body)'}: ${issue.message}`)
-    .join('; ');
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { createServices } from '../services.ts';
 import { queryFlag } from './http.ts';
@@ -13,7 +13,7 @@ import { queryFlag } from './http.ts';
  * - GET `/library/previews?ids=a,b,c` (at most 100) -> `{previews: {<id>: "first lines"}}`: the first
  *   lines of each asset's original text; unknown ids and images are left out.
  */
-export function libraryRoutes(ctx: Context) {
+export function libraryRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
   app.get('/', async (c) => c.json(await services.listLibraryRows({ pseudo: queryFlag(c, 'pseudo', false) })));

@@ -1,8 +1,7 @@
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
-import { ChatError, streamChat } from '../qgpt/answer/chat.ts';
-import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings } from '../qgpt/settings.ts';
-import { requireBody } from './http.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices } from '../services.ts';
+import { readJson } from './http.ts';
 import { json, keyed } from './idempotent.ts';
 
 /**
@@ -16,27 +15,12 @@ import { json, keyed } from './idempotent.ts';
  * - POST `/test` asks the saved endpoint for a one-word completion (10 s at most) -> `{ok, message}`:
  *   whether it answered, or why not (the reason only: the endpoint's own error text is not repeated).
  */
-const TEST_TIMEOUT_MS = 10_000;
-
-export function qgptSettingsRoutes(ctx: Context) {
+export function qgptSettingsRoutes(ctx: ServiceContext) {
   const app = new Hono();
-  app.get('/', async (c) => c.json(publicSettings(await readChatSettings(ctx))));
-  app.put(
-    '/',
-    keyed(ctx, json, async (c, ctx) => writeChatSettings(ctx, await requireBody(c, ChatSettingsSchema, ctx.maxBodyBytes, '{url, model, apiKey?, enabled?}'))),
-  );
-  app.post('/test', async (c) => {
-    const settings = await readChatSettings(ctx);
-    if (!settings) return c.json({ ok: false, message: 'No answer endpoint is set.' });
-    const started = performance.now();
-    try {
-      await streamChat(ctx, settings, [{ role: 'user', content: 'Reply with the single word: ok' }], { timeoutMs: TEST_TIMEOUT_MS, signal: c.req.raw.signal });
-      return c.json({ ok: true, message: `Connected: ${settings.model} at ${settings.url} answered in ${Math.round(performance.now() - started)} ms.` });
-    } catch (error) {
-      if (!(error instanceof ChatError)) throw error;
-      return c.json({ ok: false, message: `${settings.url} did not answer: ${error.reason}` });
-    }
-  });
-  app.delete('/', keyed(ctx, json, async (_c, ctx) => clearChatSettings(ctx)));
+  const services = createServices(ctx);
+  app.get('/', async (c) => c.json(await services.chatSettings()));
+  app.put('/', keyed(ctx, json, async (c, services) => services.saveChatSettings(await readJson(c, ctx.maxBodyBytes))));
+  app.post('/test', async (c) => c.json(await services.testChatSettings({ signal: c.req.raw.signal })));
+  app.delete('/', keyed(ctx, json, async (_c, services) => services.clearChatSettings()));
   return app;
 }

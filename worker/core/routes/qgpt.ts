@@ -1,42 +1,28 @@
+import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
-import {
-  QGPTHintsInputSchema,
-  QGPTPersonsRelatedInputSchema,
-  QGPTQuestionInputSchema,
-  QGPTRelevanceInputSchema,
-  QGPTRepromptInputSchema,
-} from '../model/schemas.ts';
-import { hints } from '../qgpt/hints.ts';
-import { personsRelated } from '../qgpt/persons.ts';
-import { question } from '../qgpt/question.ts';
-import { MAX_RELEVANT, relevance } from '../qgpt/relevance.ts';
-import { reprompt } from '../qgpt/reprompt.ts';
-import { queryCount, queryFlag, readBody, requireBody } from './http.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices } from '../services.ts';
+import { queryFlag, queryNumber, readJson } from './http.ts';
 
 /**
  * The question-answering operations under `/qgpt` (the stream is in routes/streams.ts). Relevance takes
  * Tessera's own `?limit=` (1..100, default 10): how many snippets to answer.
  */
-export function qgptRoutes(ctx: Context) {
+export function qgptRoutes(ctx: ServiceContext) {
   const app = new Hono();
+  const services = createServices(ctx);
+  const body = (c: HonoContext) => readJson(c, ctx.maxBodyBytes);
   app.post('/relevance', async (c) => {
-    const limit = queryCount(c, 'limit', MAX_RELEVANT);
-    const input = await requireBody(c, QGPTRelevanceInputSchema, ctx.maxBodyBytes, 'QGPTRelevanceInput');
-    return c.json(await relevance(ctx, input, limit === undefined ? {} : { limit }));
+    const limit = queryNumber(c, 'limit');
+    return c.json(await services.relevance(await body(c), { limit }));
   });
-  app.post('/question', async (c) => {
-    const input = await requireBody(c, QGPTQuestionInputSchema, ctx.maxBodyBytes, 'QGPTQuestionInput');
-    // A client that goes away stops the answer (and the chat endpoint's request) instead of leaving it running.
-    return c.json(await question(ctx, input, { signal: c.req.raw.signal }));
-  });
-  app.post('/reprompt', async (c) =>
-    c.json(await reprompt(ctx, await requireBody(c, QGPTRepromptInputSchema, ctx.maxBodyBytes, 'QGPTRepromptInput'))),
-  );
-  app.post('/hints', async (c) => c.json(await hints(ctx, await requireBody(c, QGPTHintsInputSchema, ctx.maxBodyBytes, 'QGPTHintsInput'))));
+  // A client that goes away stops the answer (and the chat endpoint's request) instead of leaving it running.
+  app.post('/question', async (c) => c.json(await services.question(await body(c), { signal: c.req.raw.signal })));
+  app.post('/reprompt', async (c) => c.json(await services.reprompt(await body(c))));
+  app.post('/hints', async (c) => c.json(await services.hints(await body(c))));
   app.post('/persons/related', async (c) => {
-    const input = (await readBody(c, QGPTPersonsRelatedInputSchema, ctx.maxBodyBytes)) ?? {};
-    return c.json(await personsRelated(ctx, input, { transferables: queryFlag(c, 'transferables', true) }));
+    const input = await body(c);
+    return c.json(await services.personsRelated(input, { transferables: queryFlag(c, 'transferables', true) }));
   });
   return app;
 }

@@ -1,23 +1,11 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import * as z from 'zod';
-import type { Context } from '../deps.ts';
-import { lazySchema } from '../model/lazy-schema.ts';
-import { AssetSchema, AssetsSearchWithFiltersInputSchema, InteractedAssetsSchema } from '../model/schemas.ts';
-import { recommendedAssets, relatedAssets } from '../search/discover.ts';
-import { MAX_PAGE_SIZE, searchAssets, searchWithFilters, type SearchTiming } from '../search/service.ts';
-import { queryCount, queryFlag, queryNumber, readBody } from './http.ts';
+import type { ServiceContext } from '../deps.ts';
+import { createServices, type SearchObserver } from '../services.ts';
+import { queryFlag, queryNumber, readJson } from './http.ts';
 
 /** The response header of a search: how many results there are in all, of which one page is answered. */
 export const TOTAL_HEADER = 'tessera-total';
-
-/**
- * Related and recommended inputs name assets the client holds. Only `id` is required here (with the
- * other fields checked when present), so a client may send `{"iterable": [{"id": …}]}` as well as full assets.
- */
-const AssetInputSchema = lazySchema(() => AssetSchema.partial().required({ id: true }));
-const RelatedInputSchema = lazySchema(() => z.object({ iterable: z.array(AssetInputSchema) }));
-const RecommendationInputSchema = lazySchema(() => z.object({ assets: RelatedInputSchema, interactions: InteractedAssetsSchema }));
 
 /**
  * Search and discovery under `/assets`.
@@ -35,39 +23,39 @@ const RecommendationInputSchema = lazySchema(() => z.object({ assets: RelatedInp
  * the saved index or rebuilding it), `catchup` (applying the change log), `rank` (query analysis, filters,
  * ranking) and `assets` (reading the results).
  */
-export function searchRoutes(ctx: Context) {
+export function searchRoutes(ctx: ServiceContext) {
   const app = new Hono();
-  const options = (c: HonoContext, timing: SearchTiming) => ({
+  const services = createServices(ctx);
+  const body = (c: HonoContext) => readJson(c, ctx.maxBodyBytes);
+  const options = (c: HonoContext) => ({
     transferables: queryFlag(c, 'transferables', true),
     pseudo: queryFlag(c, 'pseudo', false),
-    timing,
-    page: { limit: queryCount(c, 'limit', MAX_PAGE_SIZE), offset: queryNumber(c, 'offset') },
-    onTotal: (total: number) => c.header(TOTAL_HEADER, String(total)),
+    limit: queryNumber(c, 'limit'),
+    offset: queryNumber(c, 'offset'),
   });
+  /** Answers the search's figures as headers. */
+  const observer = (c: HonoContext): Required<SearchObserver> => ({ timing: {}, onTotal: (total) => c.header(TOTAL_HEADER, String(total)) });
 
   app.get('/search', async (c) => {
-    const timing: SearchTiming = {};
     const params = { query: c.req.query('query'), tags: c.req.query('searchable_tags')?.split(',') };
-    const result = await searchAssets(ctx, params, options(c, timing));
-    c.header('Server-Timing', serverTiming(timing));
+    const seen = observer(c);
+    const result = await services.searchAssets(params, options(c), seen);
+    c.header('Server-Timing', serverTiming(seen.timing));
     return c.json(result);
   });
   app.post('/search', async (c) => {
-    const timing: SearchTiming = {};
-    const opts = options(c, timing);
-    const input = await readBody(c, AssetsSearchWithFiltersInputSchema, ctx.maxBodyBytes);
-    const result = await searchWithFilters(ctx, input, opts);
-    c.header('Server-Timing', serverTiming(timing));
+    const opts = options(c);
+    const seen = observer(c);
+    const result = await services.searchWithFilters(await body(c), opts, seen);
+    c.header('Server-Timing', serverTiming(seen.timing));
     return c.json(result);
   });
-  app.on(['GET', 'POST'], '/related', async (c) => c.json(await relatedAssets(ctx, await readBody(c, RelatedInputSchema, ctx.maxBodyBytes))));
-  app.on(['GET', 'POST'], '/recommended', async (c) =>
-    c.json(await recommendedAssets(ctx, await readBody(c, RecommendationInputSchema, ctx.maxBodyBytes))),
-  );
+  app.on(['GET', 'POST'], '/related', async (c) => c.json(await services.relatedAssets(await body(c))));
+  app.on(['GET', 'POST'], '/recommended', async (c) => c.json(await services.recommendedAssets(await body(c))));
   return app;
 }
 
-function serverTiming(timing: SearchTiming): string {
+function serverTiming(timing: Required<SearchObserver>['timing']): string {
   return Object.entries({ load: timing.load, catchup: timing.catchUp, rank: timing.rank, assets: timing.assets })
     .filter(([, ms]) => ms !== undefined)
     .map(([name, ms]) => `${name};dur=${ms!.toFixed(3)}`)

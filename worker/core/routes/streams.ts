@@ -1,10 +1,9 @@
 import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
-import { answerStream } from '../streams/qgpt.ts';
+import { createServices } from '../services.ts';
 import { SEQ_HEADER, SINCE_PARAM, SOCKET_HEADER, type StreamKind } from '../streams/protocol.ts';
-import { streamChanges, streamSnapshot } from '../streams/sync.ts';
 import { readText } from './http.ts';
 
 /**
@@ -12,12 +11,13 @@ import { readText } from './http.ts';
  * app/client is built on these): `GET` answers the snapshot frame with its seq in `tessera-seq`;
  * `GET ?since=<seq>` the changes after it.
  */
-export function streamRoutes(ctx: Context) {
+export function streamRoutes(ctx: ServiceContext) {
   const app = new Hono();
+  const services = createServices(ctx);
   const stream = (kind: StreamKind) => async (c: HonoContext) => {
     const since = c.req.query(SINCE_PARAM);
-    if (since !== undefined) return c.json(await streamChanges(ctx, kind, parseSeq(since)));
-    const { seq, frame } = await streamSnapshot(ctx, kind);
+    if (since !== undefined) return c.json(await services.streamChanges(kind, parseSeq(since)));
+    const { seq, frame } = await services.streamSnapshot(kind);
     c.header(SEQ_HEADER, String(seq));
     c.header('cache-control', 'no-store');
     return c.json(frame);
@@ -39,17 +39,15 @@ export function streamRoutes(ctx: Context) {
  * keeps its frames in order. The `tessera-socket` header (at most 100 characters) names the socket, the
  * scope of a `{reset: true}`.
  */
-export function qgptStreamRoutes(ctx: Context) {
+export function qgptStreamRoutes(ctx: ServiceContext) {
   const app = new Hono();
+  const services = createServices(ctx);
   app.post('/stream', async (c) => {
     const socket = c.req.header(SOCKET_HEADER);
-    if (socket !== undefined && (socket.length === 0 || socket.length > 100)) {
-      throw badRequest(`Header '${SOCKET_HEADER}' must name the socket in 1 to 100 characters.`, 'invalid_parameter');
-    }
     const text = await readText(c.req.raw, ctx.maxBodyBytes);
     const encoder = new TextEncoder();
     const closed = new AbortController();
-    const frames = answerStream(ctx, text, closed.signal, socket);
+    const frames = services.answerStream(text, { socket, closed: closed.signal });
     // Runs the generator up to its first frame now, which registers the exchange (see answerStream).
     const first = frames.next();
     first.catch(() => {}); // read below; an error ends the body
@@ -75,6 +73,7 @@ export function qgptStreamRoutes(ctx: Context) {
   return app;
 }
 
+/** `since`, present even when empty, must be a sequence number. */
 function parseSeq(text: string): number {
   if (!/^\d{1,15}$/.test(text)) throw badRequest(`Query parameter '${SINCE_PARAM}' must be a sequence number; got '${text}'.`, 'invalid_parameter');
   return Number(text);

@@ -1,9 +1,10 @@
 import { assetScope } from '../assets/read.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import type { Asset, Assets, InteractedAsset } from '../model/schemas.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
-import type { LexicalIndex, QueryTerm } from './lexical.ts';
-import { assetsByIds, assetsOf } from './service.ts';
+import type { LexicalIndex } from './lexical/lexical-index.ts';
+import type { QueryTerm } from './lexical/ranking.ts';
+import { assetsByIds, wireAssetsOfExisting } from './service.ts';
 import { searchIndexFor } from './search-index.ts';
 import { terms as textTerms } from './tokenize.ts';
 
@@ -37,7 +38,7 @@ interface Profile {
 }
 
 /** `/assets/related`: the assets most like the given ones; with no input, like the user's recent activity. */
-export async function relatedAssets(ctx: Context, input: { iterable: readonly Partial<Asset>[] } | undefined): Promise<Assets> {
+export async function relatedAssets(ctx: ServiceContext, input: { iterable: readonly Partial<Asset>[] } | undefined): Promise<Assets> {
   const seeds = (input?.iterable ?? []).filter((a) => typeof a.id === 'string').map((a) => ({ id: a.id!, weight: 1, asset: a }));
   return discover(ctx, seeds.length > 0 ? seeds : undefined, { transferables: true });
 }
@@ -47,7 +48,7 @@ export async function relatedAssets(ctx: Context, input: { iterable: readonly Pa
  * touching (editing, copying) adds 2. With no input, the user's recent activity.
  */
 export async function recommendedAssets(
-  ctx: Context,
+  ctx: ServiceContext,
   input: { assets: { iterable: readonly Partial<Asset>[] }; interactions: { iterable: readonly InteractedAsset[] } } | undefined,
 ): Promise<Assets> {
   if (!input) return discover(ctx, undefined, { transferables: true });
@@ -75,7 +76,7 @@ export function interactionWeight(interaction: InteractedAsset | undefined): num
  * `GET /assets?suggested=true`: what the user's recent activity suggests, as a listing: the assets most like
  * the recently created, updated and used ones, then those recent ones themselves.
  */
-export function suggestedAssets(ctx: Context, options: { transferables?: boolean; pseudo?: boolean } = {}): Promise<Assets> {
+export function suggestedAssets(ctx: ServiceContext, options: { transferables?: boolean; pseudo?: boolean } = {}): Promise<Assets> {
   return discover(ctx, undefined, { transferables: options.transferables !== false, pseudo: options.pseudo === true });
 }
 
@@ -106,7 +107,7 @@ export function recentActivity(index: LexicalIndex<DocMeta>): Seed[] {
   return [...seeds.values()];
 }
 
-async function discover(ctx: Context, seeds: Seed[] | undefined, options: { transferables: boolean; pseudo?: boolean }): Promise<Assets> {
+async function discover(ctx: ServiceContext, seeds: Seed[] | undefined, options: { transferables: boolean; pseudo?: boolean }): Promise<Assets> {
   const index = await searchIndexFor(ctx).current();
   const inputs = seeds ?? recentActivity(index);
   const exclude = new Set(inputs.map((s) => s.id));
@@ -144,7 +145,7 @@ async function discover(ctx: Context, seeds: Seed[] | undefined, options: { tran
     for (const id of recent) if (ranked.length < RELATED_LIMIT && (options.pseudo || !index.meta(id)?.pseudo)) ranked.push(id);
   }
   const assets = await ctx.store.read((tx) => assetsByIds(tx, ranked, options.transferables), assetScope(options));
-  return assetsOf(assets);
+  return wireAssetsOfExisting(assets);
 }
 
 /** The share of the input's ids (or lower-case texts) the candidate has too. */

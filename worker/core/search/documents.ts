@@ -10,7 +10,8 @@ import type {
   WebsiteRecord,
 } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
-import { FIELD_COUNT, type MetaCodec } from './lexical.ts';
+import { FIELD_COUNT } from './lexical/fields.ts';
+import type { MetaCodec } from './lexical/snapshot.ts';
 import { terms } from './tokenize.ts';
 
 /**

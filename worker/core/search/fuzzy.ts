@@ -1,6 +1,6 @@
 import type { Index } from 'flexsearch';
 import { loadLazyScript } from '../lazy-script.ts';
-import type { LexicalIndex } from './lexical.ts';
+import type { LexicalIndex } from './lexical/lexical-index.ts';
 
 /** Defined by the worker build only (see ../lazy-script.ts). */
 declare const TESSERA_LAZY_SCRIPTS: true;

@@ -1,5 +1,6 @@
 import { typoCandidate, type TypoIndex } from './fuzzy.ts';
-import type { LexicalIndex, QueryTerm } from './lexical.ts';
+import type { LexicalIndex } from './lexical/lexical-index.ts';
+import type { QueryTerm } from './lexical/ranking.ts';
 import { isStopword, stem, words, type Word } from './tokenize.ts';
 
 /** How much each kind of query term counts, relative to a word found as typed (1). Tuned on CoSQA dev queries. */

@@ -1,9 +1,11 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { changesSince, lastSeq, readSeq } from '../feed/commit.ts';
 import type { Store } from '../store/store.ts';
 import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
-import { DEFAULT_BM25, LexicalIndex, type LexicalSnapshot } from './lexical.ts';
+import { LexicalIndex } from './lexical/lexical-index.ts';
+import { DEFAULT_BM25 } from './lexical/ranking.ts';
+import type { LexicalSnapshot } from './lexical/snapshot.ts';
 import { needsTypos } from './query.ts';
 import { unref } from '../timers.ts';
 import { exclusive } from '../exclusive.ts';
@@ -39,7 +41,7 @@ export interface SearchIndexOptions {
 export const SNAPSHOT_ID = 'search';
 export const SNAPSHOT_META_ID = 'search.meta';
 export const SNAPSHOT_TYPOS_ID = 'search.typos';
-export const SNAPSHOT_VERSION = 6;
+export const SNAPSHOT_VERSION = 7;
 
 export interface SearchSnapshot {
   id: string;
@@ -105,7 +107,7 @@ export class SearchIndex {
   lastLoad: { from: 'snapshot' | 'rebuild'; ms: number; documents: number } | undefined;
 
   constructor(
-    private ctx: Context,
+    private ctx: ServiceContext,
     options: SearchIndexOptions = {},
   ) {
     this.options = { snapshotDelayMs: 1500, syncDelayMs: 300, persist: true, ...options };
@@ -338,14 +340,14 @@ export class SearchIndex {
 const indexes = new WeakMap<Store, SearchIndex>();
 
 /** The search index of the context's store: one per store, whichever layer (routes, RPC) asks first. */
-export function searchIndexFor(ctx: Context): SearchIndex {
+export function searchIndexFor(ctx: ServiceContext): SearchIndex {
   let index = indexes.get(ctx.store);
   if (!index) indexes.set(ctx.store, (index = new SearchIndex(ctx)));
   return index;
 }
 
 /** Installs a search index for a store (a host or a test that wants its own options). */
-export function useSearchIndex(ctx: Context, options: SearchIndexOptions = {}): SearchIndex {
+export function useSearchIndex(ctx: ServiceContext, options: SearchIndexOptions = {}): SearchIndex {
   const index = new SearchIndex(ctx, options);
   indexes.set(ctx.store, index);
   return index;

@@ -1,5 +1,5 @@
 import { assembleAsset, assetScope } from '../assets/read.ts';
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import * as build from '../model/build.ts';
 import type {
@@ -15,7 +15,8 @@ import type { ReadTx } from '../store/store.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
 import { compileFilters, containsPhrase, hasTag, type PhraseCriterion } from './filters.ts';
 import { contentText } from './documents.ts';
-import type { Hits, LexicalIndex } from './lexical.ts';
+import type { LexicalIndex } from './lexical/lexical-index.ts';
+import type { Hits } from './lexical/ranking.ts';
 import { analyseQuery } from './query.ts';
 import { searchIndexFor } from './search-index.ts';
 
@@ -73,7 +74,7 @@ interface Ranked {
  * Neither is the documented 500. One page of the results is answered (`options.page`).
  */
 export async function searchAssets(
-  ctx: Context,
+  ctx: ServiceContext,
   params: { query?: string | null; tags?: readonly string[] | null },
   options: SearchOptions = {},
 ): Promise<SearchedAssets> {
@@ -112,7 +113,7 @@ export async function searchAssets(
  * the results is answered (`options.page`).
  */
 export async function searchWithFilters(
-  ctx: Context,
+  ctx: ServiceContext,
   input: AssetsSearchWithFiltersInput | undefined,
   options: SearchOptions = {},
 ): Promise<AssetsSearchWithFiltersOutput> {
@@ -153,7 +154,7 @@ export async function searchWithFilters(
 
 /** Ranks the accepted documents for a text query. `extra` adds match kinds the caller's own criteria matched. */
 function rankQuery(
-  ctx: Context,
+  ctx: ServiceContext,
   index: LexicalIndex<DocMeta>,
   text: string,
   accept: (slot: number) => boolean,
@@ -183,7 +184,7 @@ export function rankedFromHits(index: LexicalIndex<DocMeta>, hits: Hits, words: 
 }
 
 /** The wire SearchedAssets: each result with its asset, read in one transaction (assets deleted meanwhile are left out). */
-async function searchedAssets(ctx: Context, ranked: readonly Ranked[], transferables: boolean): Promise<SearchedAssets> {
+async function searchedAssets(ctx: ServiceContext, ranked: readonly Ranked[], transferables: boolean): Promise<SearchedAssets> {
   const assets = await ctx.store.read((tx) => assetsByIds(tx, ranked.map((r) => r.id), transferables), assetScope({ transferables }));
   const iterable: SearchedAsset[] = [];
   ranked.forEach((r, i) => {
@@ -206,7 +207,7 @@ export async function assetsByIds(tx: ReadTx, ids: readonly string[], transferab
 }
 
 /** The wire Assets of the assets that still exist, in order. */
-export function assetsOf(list: readonly (Asset | undefined)[]): Assets {
+export function wireAssetsOfExisting(list: readonly (Asset | undefined)[]): Assets {
   return build.collectionOf(list.filter((a): a is Asset => a !== undefined), (a) => a);
 }
 
@@ -215,7 +216,7 @@ export function assetsOf(list: readonly (Asset | undefined)[]): Assets {
  * of the candidates in one transaction (the index keeps terms, not text).
  */
 async function resolvePhrases(
-  ctx: Context,
+  ctx: ServiceContext,
   index: LexicalIndex<DocMeta>,
   phrases: readonly PhraseCriterion[],
   universe: readonly string[],

@@ -158,7 +158,7 @@ export interface IndexRecord {
 }
 
 /**
- * The snippets of one asset's text with their vectors, derived data kept in step by `qgpt/vectors.ts`
+ * The snippets of one asset's text with their vectors, derived data kept in step by `qgpt/vectors/snippet-vectors.ts`
  * (id = the asset id). Made from the asset as it was at `updated`, by the embedder `embedder`; a
  * record of another embedder or an older `updated` is redone. Losing it costs re-embedding, never data.
  */
@@ -185,7 +185,7 @@ export interface SnippetRecord {
  * may name it by id alone. Holds the text as relevance returned it; the most recent ones are kept.
  */
 export interface RelevantRecord {
-  /** The ring slot (see qgpt/relevant.ts); the id handed out is `<slot>.<nonce>`. */
+  /** The ring slot (see qgpt/relevant-ring.ts); the id handed out is `<slot>.<nonce>`. */
   id: string;
   nonce: string;
   created: string;

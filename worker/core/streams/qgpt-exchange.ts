@@ -16,7 +16,7 @@
  * or showed; after a stop, those of the relevant snippets). Earlier turns of the conversation go to the
  * answerer as its history, unless the client sent its own `messages`.
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type {
   QGPTQuestionInput,
@@ -26,9 +26,9 @@ import type {
   RelevantQGPTSeeds,
 } from '../model/schemas.ts';
 import type { Turn } from '../qgpt/answer/generative.ts';
-import { assetsOf } from '../qgpt/answer/sources.ts';
+import { assetIdsOfPassages } from '../qgpt/answer/sources.ts';
 import { readConversation, saveExchange } from '../qgpt/conversations.ts';
-import { passagesOf, questionWithSources, type AnsweredQuestion } from '../qgpt/question.ts';
+import { passagesOf, questionWithSources, type AnsweredQuestion } from '../qgpt/answer/question.ts';
 import { questionOf, relevance } from '../qgpt/relevance.ts';
 import { deltasOf } from './deltas.ts';
 import { runningRequests, type EndReason } from './running.ts';
@@ -63,7 +63,7 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
  * The frames of one exchange. The caller has checked that the conversation runs no other request: this
  * registers it (synchronously, on the first `next()`) before anything is awaited.
  */
-export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): AsyncGenerator<QGPTStreamOutput> {
+export async function* answerExchange(ctx: ServiceContext, exchange: ExchangeRequest): AsyncGenerator<QGPTStreamOutput> {
   const { conversation, request, plan } = exchange;
   const frame = (fields: Omit<QGPTStreamOutput, 'conversation' | 'request'>): QGPTStreamOutput => ({ conversation, request, ...fields });
   const abort = new AbortController();
@@ -154,7 +154,7 @@ export async function* answerExchange(ctx: Context, exchange: ExchangeRequest): 
 
   /** The assets of the relevant snippets (what a stopped answer or relevance alone drew on). */
   async function assetsOfRelevant(): Promise<string[]> {
-    return relevant ? assetsOf(await passagesOf(ctx, relevant, { allowEmpty: true })) : [];
+    return relevant ? assetIdsOfPassages(await passagesOf(ctx, relevant, { allowEmpty: true })) : [];
   }
 
   function failed(error: unknown): QGPTStreamOutput {

@@ -13,7 +13,7 @@
  *   documented error: one FAILED frame (statusCode 422).
  * - A frame that is not a QGPTStreamInput: one FAILED frame (400 not JSON, 422 misfit).
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import type { QGPTStreamInput, QGPTStreamOutput } from '../model/schemas.ts';
 import { QGPTStreamInputSchema } from '../model/schemas.ts';
 import { answerExchange, type Plan } from './qgpt-exchange.ts';
@@ -62,7 +62,7 @@ function planOf(input: QGPTStreamInput): Plan | { error: string; status: number 
  * An exchange is registered on the first `next()`, before anything is awaited: once the caller has
  * asked for the first frame, a stop or reset that comes after finds it.
  */
-export async function* answerStream(ctx: Context, text: string, closed?: AbortSignal, socket?: string): AsyncGenerator<QGPTStreamOutput> {
+export async function* answerStream(ctx: ServiceContext, text: string, closed?: AbortSignal, socket?: string): AsyncGenerator<QGPTStreamOutput> {
   const parsed = parseStreamInput(text);
   if ('error' in parsed) {
     yield { conversation: parsed.conversation ?? '', request: parsed.request ?? ctx.newId(), status: 'FAILED', errorMessage: parsed.error, statusCode: parsed.status };

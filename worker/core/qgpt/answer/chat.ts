@@ -8,8 +8,8 @@
  * stream, no text, nothing within the timeout) is a ChatError with a short reason; the caller's abort is
  * not (its AbortError is rethrown as it is).
  */
-import type { Context } from '../../deps.ts';
-import type { ChatSettings } from '../settings.ts';
+import type { ServiceContext } from '../../deps.ts';
+import type { ChatSettings } from './chat-settings.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -39,7 +39,7 @@ export function completionsUrl(settings: ChatSettings): string {
 }
 
 /** Streams one completion; resolves to the whole answer text. */
-export async function streamChat(ctx: Context, settings: ChatSettings, messages: ChatMessage[], options: ChatOptions = {}): Promise<string> {
+export async function streamChat(ctx: ServiceContext, settings: ChatSettings, messages: ChatMessage[], options: ChatOptions = {}): Promise<string> {
   const controller = new AbortController();
   const timeoutMs = options.timeoutMs ?? CHAT_TIMEOUT_MS;
   let timedOut = false;

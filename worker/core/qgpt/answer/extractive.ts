@@ -11,7 +11,7 @@
  */
 import { looksLikeCode } from '../../assets/language/shape.ts';
 import type { QGPTQuestionAnswer } from '../../model/schemas.ts';
-import { answerScore, type Passage } from '../passage.ts';
+import { answerScore, type Passage } from './passage.ts';
 import { sourceLabel } from './sources.ts';
 import { meaningfulTerms } from './terms.ts';
 

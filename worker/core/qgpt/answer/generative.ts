@@ -3,9 +3,9 @@
  * and cites them as [n]; we add the "Sources:" list ourselves, from the citations that name a snippet
  * given (the model's own list, if any, is not trusted).
  */
-import type { Context } from '../../deps.ts';
-import type { Passage } from '../passage.ts';
-import type { ChatSettings } from '../settings.ts';
+import type { ServiceContext } from '../../deps.ts';
+import type { Passage } from './passage.ts';
+import type { ChatSettings } from './chat-settings.ts';
 import { streamChat, type ChatMessage, type ChatOptions } from './chat.ts';
 import { sourceLabel } from './sources.ts';
 
@@ -58,7 +58,7 @@ export function chatTurns(history: readonly Turn[]): ChatMessage[] {
  * deltas add up to the answer's text). Throws ChatError when the endpoint fails.
  */
 export async function generativeAnswer(
-  ctx: Context,
+  ctx: ServiceContext,
   settings: ChatSettings,
   query: string,
   passages: readonly Passage[],

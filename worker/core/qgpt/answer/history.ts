@@ -2,13 +2,13 @@
  * The earlier turns of a question's conversation, from the input's `messages` (references to stored
  * messages; a reference that carries the message's fragment is read from it when the id is unknown).
  */
-import type { Context } from '../../deps.ts';
+import type { ServiceContext } from '../../deps.ts';
 import type { FlattenedConversationMessages } from '../../model/schemas.ts';
 import type { Turn } from './generative.ts';
 
 const ROLES = new Set(['USER', 'ASSISTANT', 'SYSTEM', 'UNKNOWN']);
 
-export async function turnsOf(ctx: Context, messages: FlattenedConversationMessages | undefined): Promise<Turn[]> {
+export async function turnsOf(ctx: ServiceContext, messages: FlattenedConversationMessages | undefined): Promise<Turn[]> {
   const refs = messages?.iterable ?? [];
   if (refs.length === 0) return [];
   const stored = await ctx.store.read((tx) => tx.getMany('messages', refs.map((r) => r.id)), ['messages']);

@@ -1,4 +1,4 @@
-import type { Passage } from '../passage.ts';
+import type { Passage } from './passage.ts';
 
 /** How an answer names where a passage comes from: `'name' (asset <id>)`, the file path, or both. */
 export function sourceLabel(p: Passage): string {
@@ -10,6 +10,6 @@ export function sourceLabel(p: Passage): string {
 }
 
 /** The distinct asset ids of some passages, in order. */
-export function assetsOf(passages: readonly Passage[]): string[] {
+export function assetIdsOfPassages(passages: readonly Passage[]): string[] {
   return [...new Set(passages.map((p) => p.asset).filter((a): a is string => a !== undefined))];
 }

@@ -2,7 +2,7 @@
  * What the worker answers for a live stream (see protocol.ts): the snapshot with the seq it reflects,
  * and the changes after a seq; each read in ONE read transaction, so seq and content agree.
  */
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import { readChangesSince, readSeq } from '../feed/commit.ts';
 import { assembleAsset, readAssets, readIdentifiers } from '../assets/read.ts';
 import type { ReadTx } from '../store/store.ts';
@@ -23,7 +23,7 @@ function readSnapshot(tx: ReadTx, kind: StreamKind): Promise<StreamFrame> {
   return readAssets(tx, { pseudo: true, transferables: kind === 'transferables' });
 }
 
-export function streamSnapshot(ctx: Context, kind: StreamKind): Promise<StreamSnapshot> {
+export function streamSnapshot(ctx: ServiceContext, kind: StreamKind): Promise<StreamSnapshot> {
   return ctx.store.read(async (tx) => {
     const [seq, frame] = await Promise.all([readSeq(tx), readSnapshot(tx, kind)]);
     return { seq, frame };
@@ -35,7 +35,7 @@ export function streamSnapshot(ctx: Context, kind: StreamKind): Promise<StreamSn
  * the asset streams; or a fresh snapshot when the change log no longer reaches back that far, or when
  * `since` is ahead of the store (the library was reset: the reader's state is not a prefix of ours).
  */
-export function streamChanges(ctx: Context, kind: StreamKind, since: number): Promise<StreamCatchUp> {
+export function streamChanges(ctx: ServiceContext, kind: StreamKind, since: number): Promise<StreamCatchUp> {
   return ctx.store.read(async (tx) => {
     const seq = await readSeq(tx);
     const events = since > seq ? undefined : await readChangesSince(tx, since);

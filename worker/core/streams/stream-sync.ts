@@ -1,7 +1,9 @@
 /**
- * The page side of one live stream: turns a snapshot and seq-numbered change events into the frames a
+ * The sending side of one live stream: turns a snapshot and seq-numbered change events into the frames a
  * WebSocket client expects, with no gap and no duplicate. Pure logic over an injected transport, so it
- * runs (and is tested) anywhere.
+ * runs (and is tested) anywhere: in the page behind TesseraSocket (app/client/socket.ts, over fetches and
+ * the change channel) and in the Node host behind a real WebSocket (worker/node/sockets.ts, over direct
+ * reads and the feed), so both send the same frames.
  *
  * 1. Events that arrive before the snapshot are buffered (the caller subscribes to the change channel
  *    BEFORE calling `start()`, so nothing committed after the snapshot's read can be missed).
@@ -18,10 +20,10 @@
  *    frame for each known asset that is gone, then the snapshot's Assets.
  * 5. `check()` (tab visible again, worker restarted) asks for changes after the current seq.
  */
-import type { ChangeEvent } from '../../worker/core/feed/feed.ts';
-import type { Asset, Assets, StreamedIdentifiers } from '../../worker/core/model/schemas.ts';
-import { assetDelta, identifierDelta } from '../../worker/core/streams/frames.ts';
-import type { StreamCatchUp, StreamFrame, StreamKind } from '../../worker/core/streams/protocol.ts';
+import type { ChangeEvent } from '../feed/feed.ts';
+import type { Asset, Assets, StreamedIdentifiers } from '../model/schemas.ts';
+import { assetDelta, identifierDelta } from './frames.ts';
+import type { StreamCatchUp, StreamFrame, StreamKind } from './protocol.ts';
 
 export interface SyncTransport {
   /** The snapshot frame and the seq it reflects. */

@@ -3,9 +3,9 @@
  * record `qgpt.settings`) so it survives worker restarts. Tessera's own API: routes/qgpt-settings.ts.
  */
 import * as z from 'zod';
-import type { Context } from '../deps.ts';
-import { keyedWrite } from '../idempotency.ts';
-import { lazySchema } from '../model/lazy-schema.ts';
+import type { ServiceContext } from '../../deps.ts';
+import { keyedWrite } from '../../idempotency.ts';
+import { lazySchema } from '../../model/lazy-schema.ts';
 
 export const SETTINGS_ID = 'qgpt.settings';
 
@@ -44,20 +44,20 @@ export type PublicChatSettings =
   | { configured: false }
   | { configured: true; url: string; model: string; enabled: boolean; hasApiKey: boolean };
 
-export async function readChatSettings(ctx: Context): Promise<ChatSettings | undefined> {
+export async function readChatSettings(ctx: ServiceContext): Promise<ChatSettings | undefined> {
   const record = await ctx.store.read((tx) => tx.get('meta', SETTINGS_ID), ['meta']);
   const parsed = ChatSettingsSchema.safeParse(record?.value);
   return parsed.success ? parsed.data : undefined;
 }
 
 /** The settings when generative answers are on (configured and not disabled). */
-export async function activeChatSettings(ctx: Context): Promise<ChatSettings | undefined> {
+export async function activeChatSettings(ctx: ServiceContext): Promise<ChatSettings | undefined> {
   const settings = await readChatSettings(ctx);
   return settings && settings.enabled !== false ? settings : undefined;
 }
 
 /** Stores the settings; answers them as GET /qgpt/settings does (the answer a keyed PUT keeps). */
-export function writeChatSettings(ctx: Context, settings: ChatSettings): Promise<PublicChatSettings> {
+export function writeChatSettings(ctx: ServiceContext, settings: ChatSettings): Promise<PublicChatSettings> {
   return keyedWrite(
     ctx,
     async (tx) => {
@@ -69,7 +69,7 @@ export function writeChatSettings(ctx: Context, settings: ChatSettings): Promise
 }
 
 /** Clears the settings; answers `{configured: false}`. */
-export function clearChatSettings(ctx: Context): Promise<PublicChatSettings> {
+export function clearChatSettings(ctx: ServiceContext): Promise<PublicChatSettings> {
   return keyedWrite(
     ctx,
     async (tx) => {

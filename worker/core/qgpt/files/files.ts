@@ -16,7 +16,7 @@
  * Hosts: the browser's `BrowserFileSource` (worker/browser/file-source.ts); `MemoryFileSource`
  * (memory-files.ts) for Node tests.
  */
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../errors.ts';
 
 export interface PathFile {
   /** The file's full path in the canonical form (leading slash): `/opfs/notes/x.py`. */

@@ -2,7 +2,7 @@
  * `POST /qgpt/reprompt`: a follow-up question and its conversation turned into a standalone query for
  * relevance.
  *
- * - With a chat endpoint configured (qgpt/settings.ts), the model rewrites the follow-up; an empty or failed
+ * - With a chat endpoint configured (chat-settings.ts), the model rewrites the follow-up; an empty or failed
  *   answer falls back to the rule below.
  * - Otherwise the follow-up keeps its words and gains the salient words of earlier turns that it does not
  *   already say (no stopwords or numbers): the most recent user turns first, identifiers before plain words
@@ -11,13 +11,13 @@
  *
  * A follow-up without text takes the most recent user turn's; with neither it is a 422.
  */
-import type { Context } from '../deps.ts';
-import { invalid } from '../errors.ts';
-import type { QGPTRepromptInput, QGPTRepromptOutput } from '../model/schemas.ts';
-import { ChatError, streamChat, type ChatMessage } from './answer/chat.ts';
-import { chatTurns, type Turn } from './answer/generative.ts';
-import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './answer/terms.ts';
-import { activeChatSettings } from './settings.ts';
+import type { ServiceContext } from '../../deps.ts';
+import { invalid } from '../../errors.ts';
+import type { QGPTRepromptInput, QGPTRepromptOutput } from '../../model/schemas.ts';
+import { ChatError, streamChat, type ChatMessage } from './chat.ts';
+import { chatTurns, type Turn } from './generative.ts';
+import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './terms.ts';
+import { activeChatSettings } from './chat-settings.ts';
 
 export const CARRIED_WORDS = 6;
 
@@ -26,7 +26,7 @@ export const REPROMPT_SYSTEM_PROMPT =
   'conversation: keep the names, identifiers, languages and libraries the conversation is about. Answer with ' +
   'the query only: no quotes, no explanation.';
 
-export async function reprompt(ctx: Context, input: QGPTRepromptInput, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<QGPTRepromptOutput> {
+export async function reprompt(ctx: ServiceContext, input: QGPTRepromptInput, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<QGPTRepromptOutput> {
   const turns: Turn[] = (input.conversation.iterable ?? []).map((m) => ({ role: m.role, text: m.text }));
   const followUp = input.query.trim() || [...turns].reverse().find((t) => t.role === 'USER' && t.text.trim() !== '')?.text.trim();
   if (!followUp) throw invalid('A reprompt needs a follow-up query, or a conversation with a user turn.', 'query_required');

@@ -3,10 +3,10 @@
  * A seed is usable when it carries an `id` relevance handed out (kept in the `relevant` collection) or a
  * fragment string (`seed.asset.format.fragment.string.raw`); anything else is the documented 4xx.
  */
-import type { Context } from '../../deps.ts';
+import type { ServiceContext } from '../../deps.ts';
 import { invalid } from '../../errors.ts';
-import type { Passage } from '../passage.ts';
-import { readRelevant } from '../relevant.ts';
+import type { Passage } from './passage.ts';
+import { readRelevant } from '../relevant-ring.ts';
 
 /**
  * The parts of a wire RelevantQGPTSeed read here (a narrow view: the inferred wire type is too deep for
@@ -32,7 +32,7 @@ export const unusableSeed = (message: string) => invalid(message, 'relevant_seed
  * The passages of relevant seeds, in order. Throws `relevant_seed_unusable` (422) naming the first seed
  * that has neither a known id nor a fragment string, and for an empty list unless `allowEmpty`.
  */
-export async function passagesOf(ctx: Context, relevant: { iterable: readonly unknown[] }, options: { allowEmpty?: boolean } = {}): Promise<Passage[]> {
+export async function passagesOf(ctx: ServiceContext, relevant: { iterable: readonly unknown[] }, options: { allowEmpty?: boolean } = {}): Promise<Passage[]> {
   // Validated as RelevantQGPTSeed by the routes; read through the narrow view.
   const seeds = relevant.iterable as readonly RelevantSeedView[];
   if (seeds.length === 0 && !options.allowEmpty) {
@@ -87,7 +87,7 @@ function whyUnusable(seed: RelevantSeedView, index: number): string {
 }
 
 /** The names of the assets that exist among `ids` (an asset without a name maps to its id). */
-async function assetNames(ctx: Context, ids: readonly string[]): Promise<Map<string, string>> {
+async function assetNames(ctx: ServiceContext, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const records = await ctx.store.read((tx) => tx.getMany('assets', [...new Set(ids)]), ['assets']);
   return new Map(records.map((a) => [a.id, a.name ?? a.id]));

@@ -1,5 +1,5 @@
 /**
- * The compacted postings of the lexical index (lexical.ts), varint-coded: per term, its postings in slot
+ * The compacted postings of the lexical index (lexical-index.ts), varint-coded: per term, its postings in slot
  * order, each as the gap to the previous slot (minus one) and the packed field frequencies, both LEB128
  * varints. About 2.5 bytes a posting instead of the 8 of two 32-bit arrays. The index keeps them coded
  * and decodes a term's list as a query reads it, because they are what a worker's first search reads
@@ -68,5 +68,43 @@ export function forEachPosting(bytes: Uint8Array, from: number, to: number, visi
     }
     slot += gap + 1;
     visit(slot, packed >>> 0);
+  }
+}
+
+/**
+ * Every posting of the index: those of the compacted part, coded (terms below `baseTerms`), and those
+ * added since, in small per-term arrays of (slot, packed frequencies) pairs.
+ */
+export class Postings {
+  baseTerms = 0;
+  private baseStart: Int32Array = new Int32Array(1);
+  private baseBytes: Uint8Array = new Uint8Array(0);
+  private added = new Map<number, number[]>();
+
+  /** Appends a posting (slots only grow: a term's list stays in slot order). */
+  add(term: number, slot: number, packed: number): void {
+    let list = this.added.get(term);
+    if (!list) this.added.set(term, (list = []));
+    list.push(slot, packed);
+  }
+
+  /** Calls `visit(slot, packed)` for each posting of `term`: the compacted ones, then those added since. */
+  forEach(term: number, visit: (slot: number, packed: number) => void): void {
+    if (term < this.baseTerms) forEachPosting(this.baseBytes, this.baseStart[term]!, this.baseStart[term + 1]!, visit);
+    const list = this.added.get(term);
+    if (list) for (let i = 0; i < list.length; i += 2) visit(list[i]!, list[i + 1]!);
+  }
+
+  /** Like `forEach`, for the compacted postings only. */
+  forEachCompacted(term: number, visit: (slot: number, packed: number) => void): void {
+    forEachPosting(this.baseBytes, this.baseStart[term]!, this.baseStart[term + 1]!, visit);
+  }
+
+  /** Replaces every posting with the coded ones of a compaction or snapshot. */
+  install(coded: CodedPostings): void {
+    this.baseTerms = coded.counts.length;
+    this.baseStart = coded.start;
+    this.baseBytes = coded.bytes;
+    this.added = new Map();
   }
 }

@@ -3,7 +3,7 @@
  * memory): resolves a path (files.ts syntax), then reads the file or walks the folder, keeping text files
  * only, within FILE_LIMITS. Hosts supply the roots; errors the host's API throws become 4xx naming the path.
  */
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../errors.ts';
 import { FILE_LIMITS, parsePath, unreadablePath, type FileSource, type PathFile } from './files.ts';
 
 export interface TreeFile {

@@ -2,7 +2,7 @@
  * `POST /qgpt/question`: answers from the relevant seeds of a question input.
  *
  * - Without a configured endpoint (or with it disabled): the extractive answerer (answer/extractive.ts).
- * - With one (qgpt/settings.ts): the model's answer first, grounded in the numbered snippets and ending with
+ * - With one (chat-settings.ts): the model's answer first, grounded in the numbered snippets and ending with
  *   a "Sources:" list we compute from its [n] citations, then the extractive answers. The generated answer's
  *   score is the mean relevance (answer/extractive.ts `passageRelevance`) of the snippets it cites, half the
  *   mean over all snippets given when it cites none; the extractive answers after it are capped at that score
@@ -10,18 +10,18 @@
  * - When the endpoint fails (unreachable, non-2xx, a malformed or truncated stream, no first byte within
  *   30 s): the extractive answers, the first one opening with a note naming the endpoint and the reason.
  */
-import type { Context } from '../deps.ts';
-import type { QGPTQuestionAnswer, QGPTQuestionInput, QGPTQuestionOutput } from '../model/schemas.ts';
-import { ChatError, type ChatOptions } from './answer/chat.ts';
-import { extractiveAnswers, passageRelevance, MAX_ANSWERS } from './answer/extractive.ts';
-import { generativeAnswer, type Turn } from './answer/generative.ts';
-import { turnsOf } from './answer/history.ts';
-import { passagesOf } from './answer/passages.ts';
-import { assetsOf } from './answer/sources.ts';
+import type { ServiceContext } from '../../deps.ts';
+import type { QGPTQuestionAnswer, QGPTQuestionInput, QGPTQuestionOutput } from '../../model/schemas.ts';
+import { ChatError, type ChatOptions } from './chat.ts';
+import { extractiveAnswers, passageRelevance, MAX_ANSWERS } from './extractive.ts';
+import { generativeAnswer, type Turn } from './generative.ts';
+import { turnsOf } from './history.ts';
+import { passagesOf } from './relevant-seeds.ts';
+import { assetIdsOfPassages } from './sources.ts';
 import { answerScore, type Passage } from './passage.ts';
-import { activeChatSettings } from './settings.ts';
+import { activeChatSettings } from './chat-settings.ts';
 
-export { passagesOf } from './answer/passages.ts';
+export { passagesOf } from './relevant-seeds.ts';
 
 export interface AnswerOptions {
   signal?: AbortSignal;
@@ -50,7 +50,7 @@ export interface AnsweredQuestion {
 }
 
 /** `POST /qgpt/question`. */
-export async function question(ctx: Context, input: QGPTQuestionInput, options: AnswerOptions = {}): Promise<QGPTQuestionOutput> {
+export async function question(ctx: ServiceContext, input: QGPTQuestionInput, options: AnswerOptions = {}): Promise<QGPTQuestionOutput> {
   return (await questionWithSources(ctx, input, options)).output;
 }
 
@@ -59,7 +59,7 @@ export async function question(ctx: Context, input: QGPTQuestionInput, options: 
  * Throws `relevant_seed_unusable` (422) for an empty or unusable relevant list before anything is asked.
  * When `signal` aborts, rejects with its reason (no fallback).
  */
-export async function questionWithSources(ctx: Context, input: QGPTQuestionInput, options: AnswerOptions = {}): Promise<AnsweredQuestion> {
+export async function questionWithSources(ctx: ServiceContext, input: QGPTQuestionInput, options: AnswerOptions = {}): Promise<AnsweredQuestion> {
   // Widened first: comparing the deep wire type with passagesOf's parameter overflows the type checker.
   const relevant = input.relevant as unknown as { iterable: readonly unknown[] };
   const passages = await passagesOf(ctx, relevant);
@@ -68,7 +68,7 @@ export async function questionWithSources(ctx: Context, input: QGPTQuestionInput
 
 /** Answers a query from passages already resolved. */
 export async function answerPassages(
-  ctx: Context,
+  ctx: ServiceContext,
   query: string,
   passages: readonly Passage[],
   history: readonly Turn[],
@@ -94,7 +94,7 @@ export async function answerPassages(
     const rest = extractiveAnswers(query, passages, MAX_ANSWERS - 1).map((a) => ({ score: Math.min(a.score, score), text: a.text }));
     return {
       output: { answers: { iterable: [{ score, text: generated.text }, ...rest] } },
-      assets: assetsOf(generated.cited.length > 0 ? generated.cited : generated.given),
+      assets: assetIdsOfPassages(generated.cited.length > 0 ? generated.cited : generated.given),
       answerer: 'generative',
     };
   } catch (error) {
@@ -111,7 +111,7 @@ function extractive(query: string, passages: readonly Passage[], options: Answer
   const iterable: QGPTQuestionAnswer[] = answers.map((a, i) => ({ score: a.score, text: i === 0 && note ? `${note}\n\n${a.text}` : a.text }));
   if (iterable.length === 0 && note) iterable.push({ score: 0, text: note });
   if (iterable[0]) options.onDelta?.(iterable[0].text);
-  return { output: { answers: { iterable } }, assets: assetsOf(answers.map((a) => a.passage)), answerer: 'extractive' };
+  return { output: { answers: { iterable } }, assets: assetIdsOfPassages(answers.map((a) => a.passage)), answerer: 'extractive' };
 }
 
 function mean(xs: readonly number[]): number {

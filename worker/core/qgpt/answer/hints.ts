@@ -7,10 +7,10 @@
  * an identifier; the scores are relative to the best (in (0, 1]). At most MAX_HINTS, at least MIN_HINTS
  * (general questions fill in, scored below the others); none repeats the previous query.
  */
-import type { Context } from '../deps.ts';
-import type { QGPTHintsInput, QGPTQuestionAnswer, QGPTQuestionOutput } from '../model/schemas.ts';
-import { passagesOf } from './answer/passages.ts';
-import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './answer/terms.ts';
+import type { ServiceContext } from '../../deps.ts';
+import type { QGPTHintsInput, QGPTQuestionAnswer, QGPTQuestionOutput } from '../../model/schemas.ts';
+import { passagesOf } from './relevant-seeds.ts';
+import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './terms.ts';
 import { answerScore } from './passage.ts';
 
 export const MAX_HINTS = 5;
@@ -34,7 +34,7 @@ interface Candidate {
   order: number;
 }
 
-export async function hints(ctx: Context, input: QGPTHintsInput): Promise<QGPTQuestionOutput> {
+export async function hints(ctx: ServiceContext, input: QGPTHintsInput): Promise<QGPTQuestionOutput> {
   // Read through a narrow view: the inferred wire type is too deep for the type checker here.
   const view = input as unknown as { relevant: { iterable: unknown[] }; query?: string | null; answer?: { text: string } | null };
   const passages = await passagesOf(ctx, view.relevant, { allowEmpty: true });

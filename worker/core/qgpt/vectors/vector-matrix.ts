@@ -2,7 +2,7 @@
  * Snippet vectors as stored (8-bit, one scale each) and as scanned: every snippet of the library in one
  * flat Int8Array, so a query is scored against all of them in one tight loop.
  */
-import type { SnippetRecord } from '../store/records.ts';
+import type { SnippetRecord } from '../../store/records.ts';
 
 /** A unit vector quantised to 8 bits: the largest component becomes ±127. */
 export function quantize(v: Float32Array): { vector: Int8Array; scale: number } {

@@ -4,9 +4,9 @@
  * handle, which only a structured-clone channel can (the RPC path: `registerFolder` in services.ts);
  * listing and removal are also routes (routes/folders.ts). Tessera's own API, not the desktop service's.
  */
-import type { Context } from '../deps.ts';
-import { ApiError, invalid } from '../errors.ts';
-import { keyedWrite } from '../idempotency.ts';
+import type { ServiceContext } from '../../deps.ts';
+import { ApiError, invalid } from '../../errors.ts';
+import { keyedWrite } from '../../idempotency.ts';
 import { folderNameProblem } from './files.ts';
 
 /** A registered folder as the API answers it. */
@@ -30,7 +30,7 @@ export interface GrantedFolders {
 const describe = (id: string, created: string): GrantedFolder => ({ name: id, path: `/${id}`, created });
 
 /** Every registered folder, by name, with its permission state where the handle can tell. */
-export async function listFolders(ctx: Context): Promise<GrantedFolders> {
+export async function listFolders(ctx: ServiceContext): Promise<GrantedFolders> {
   const records = await ctx.store.read((tx) => tx.getAll('folders'), ['folders']);
   const sorted = records.sort((a, b) => (a.id < b.id ? -1 : 1));
   return { iterable: await Promise.all(sorted.map(async (r) => ({ ...describe(r.id, r.created), ...(await permissionOf(r.handle)) }))) };
@@ -52,7 +52,7 @@ async function permissionOf(handle: unknown): Promise<Pick<GrantedFolder, 'permi
  * a lapsed permission). The handle must be a directory handle (`kind: 'directory'`); the host decides
  * whether it can be read when a path names it.
  */
-export async function registerFolder(ctx: Context, name: unknown, handle: unknown): Promise<GrantedFolder> {
+export async function registerFolder(ctx: ServiceContext, name: unknown, handle: unknown): Promise<GrantedFolder> {
   if (typeof name !== 'string') throw invalid('A folder name must be a string.', 'invalid_folder_name');
   const problem = folderNameProblem(name);
   if (problem) throw invalid(`The folder name '${name}' cannot be used: ${problem}.`, 'invalid_folder_name');
@@ -65,7 +65,7 @@ export async function registerFolder(ctx: Context, name: unknown, handle: unknow
 }
 
 /** Forgets the folder registered under `name` (404 when there is none). */
-export async function removeFolder(ctx: Context, name: string): Promise<void> {
+export async function removeFolder(ctx: ServiceContext, name: string): Promise<void> {
   await keyedWrite(
     ctx,
     async (tx) => {

@@ -15,18 +15,18 @@
  *   a read of its text, not an embedding.
  * - `progress` says how far an embedding run is (`GET /api/embeddings` shows it).
  */
-import type { Context } from '../deps.ts';
-import { changesSince, readSeq } from '../feed/commit.ts';
-import { contentText } from '../search/documents.ts';
-import type { ClassificationSpecificEnum } from '../model/schemas.ts';
-import type { AssetRecord, SnippetRecord } from '../store/records.ts';
-import type { ReadTx } from '../store/store.ts';
-import { embedTagged } from '../embed/embedder.ts';
-import { fnv1a } from '../embed/hashing.ts';
+import type { ServiceContext } from '../../deps.ts';
+import { changesSince, readSeq } from '../../feed/commit.ts';
+import { contentText } from '../../search/documents.ts';
+import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
+import type { AssetRecord, SnippetRecord } from '../../store/records.ts';
+import type { ReadTx } from '../../store/store.ts';
+import { embedTagged } from '../../embed/embedder.ts';
+import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
-import { unref } from '../timers.ts';
-import { exclusive } from '../exclusive.ts';
+import { unref } from '../../timers.ts';
+import { exclusive } from '../../exclusive.ts';
 
 export const VECTORS_STATE_ID = 'vectors';
 /** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
@@ -79,7 +79,7 @@ export class VectorIndex {
   private readonly exclusive = exclusive();
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private ctx: Context) {
+  constructor(private ctx: ServiceContext) {
     ctx.feed.subscribe(() => {
       if (this.loaded) this.scheduleSync();
     });
@@ -279,7 +279,7 @@ export function madeFrom(entry: SnippetRecord, text: AssetText): boolean {
   return entry.key === undefined ? entry.updated === text.asset.updated : entry.key === contentKey(text);
 }
 
-async function embedAssets(ctx: Context, items: AssetText[]): Promise<{ embedder: string; records: SnippetRecord[] }> {
+async function embedAssets(ctx: ServiceContext, items: AssetText[]): Promise<{ embedder: string; records: SnippetRecord[] }> {
   const pieces: { item: number; format: string; start: number; end: number; text: string }[] = [];
   items.forEach((item, i) => {
     for (const { format, text, code } of item.texts) {
@@ -305,7 +305,7 @@ async function embedAssets(ctx: Context, items: AssetText[]): Promise<{ embedder
  * two (a configured endpoint failed), the library's are brought over to the new one and the query embedded
  * again; `query` is undefined only if they still differ (the vector side then sits this call out).
  */
-export async function libraryVectorsWithQuery(ctx: Context, text: string): Promise<LibraryVectors & { query: Float32Array | undefined }> {
+export async function libraryVectorsWithQuery(ctx: ServiceContext, text: string): Promise<LibraryVectors & { query: Float32Array | undefined }> {
   const index = vectorIndexFor(ctx);
   let [vectors, query] = await Promise.all([index.current(), embedTagged(ctx.embedder, [text])]);
   if (query.embedder !== vectors.embedder) [vectors, query] = await Promise.all([index.current(), embedTagged(ctx.embedder, [text])]);
@@ -316,7 +316,7 @@ export async function libraryVectorsWithQuery(ctx: Context, text: string): Promi
 const indexes = new WeakMap<object, WeakMap<object, VectorIndex>>();
 
 /** The vector index of the context's store and embedder: one per pair, whichever layer asks first. */
-export function vectorIndexFor(ctx: Context): VectorIndex {
+export function vectorIndexFor(ctx: ServiceContext): VectorIndex {
   let byEmbedder = indexes.get(ctx.store);
   if (!byEmbedder) indexes.set(ctx.store, (byEmbedder = new WeakMap()));
   let index = byEmbedder.get(ctx.embedder);

@@ -1,4 +1,4 @@
-import type { Context } from '../deps.ts';
+import type { ServiceContext } from '../deps.ts';
 import type { RelevantRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 
@@ -17,7 +17,7 @@ const CURSOR_ID = 'qgpt.relevant.cursor';
 export type NewRelevant = Omit<RelevantRecord, 'id' | 'nonce' | 'created'>;
 
 /** Stores the snippets (in order) and answers their ids. */
-export async function storeRelevant(ctx: Context, items: readonly NewRelevant[]): Promise<string[]> {
+export async function storeRelevant(ctx: ServiceContext, items: readonly NewRelevant[]): Promise<string[]> {
   if (items.length === 0) return [];
   const created = ctx.now().toISOString();
   const nonces = items.map(() => ctx.newId().replace(/-/g, '').slice(0, 16));
@@ -43,7 +43,7 @@ export async function storeRelevant(ctx: Context, items: readonly NewRelevant[])
  * The stored snippets of some ids, in order (undefined for an id that is unknown or whose slot was reused).
  * Each record comes back with `id` set to the id that was handed out.
  */
-export async function readRelevant(ctx: Context, ids: readonly string[]): Promise<(RelevantRecord | undefined)[]> {
+export async function readRelevant(ctx: ServiceContext, ids: readonly string[]): Promise<(RelevantRecord | undefined)[]> {
   if (ids.length === 0) return [];
   const keys = ids.map((id) => id.split('.'));
   const { found, live } = await ctx.store.read(async (tx) => {

@@ -1,0 +1,357 @@
+/** The sections of docs/performance.md's generated figures, one function a bench section (performance-doc.ts puts them together). */
+import type { AppBenchResult } from './app.ts';
+import type { BackupBenchRow } from './backup.ts';
+import type { BackupBrowserResult } from './backup-browser.ts';
+import type { BuildSizes } from './build-size.ts';
+import type { EmbeddingBenchResult } from './embedding.ts';
+import { code, kb, mb, num, ratio, sec, STATS_HEAD, statsRow, percentileVerdicts, table, time, verdict } from './markdown-tables.ts';
+import type { BenchResults } from './performance-doc.ts';
+import type { RelevanceLatency } from './relevance.ts';
+import type { RelevanceQuality } from './relevance-quality.ts';
+import type { SearchBenchResult } from './search.ts';
+import type { QualityResult, SplitMetrics } from './search-quality.ts';
+import { ms, type Stats as LatencyStats } from './stats.ts';
+
+export function buildSection(b: BuildSizes | undefined): string | undefined {
+  if (!b) return undefined;
+  const row = (f: { path: string; bytes: number; gzipBytes: number }, what: string) => [what, code(f.path.replace(/-[0-9A-Za-z_-]{8,}(?=\.\w+$)/, '-<hash>')), kb(f.bytes), kb(f.gzipBytes)];
+  const lazyName = (path: string) => /\/lazy\/([a-z]+)-/.exec(path)?.[1] ?? path;
+  const rows = [
+    row(b.worker, 'the worker, compiled at every start'),
+    ...b.lazy.map((f) => row(f, `lazy script ${code(lazyName(f.path))}, on first use`)),
+    ...b.firstScreen.map((f) => row(f, f.path.endsWith('.css') ? "the page's styles" : /\/app-/.test(f.path) ? 'the UI (Preact, the list), imported by the entry' : "the page's entry script (the client)")),
+  ];
+  const first = b.firstScreen.reduce((s, f) => s + f.gzipBytes, 0);
+  return [
+    '## Sizes of the build',
+    '',
+    table(['what', 'file', 'size', 'gzipped'], rows),
+    '',
+    `The first screen loads ${kb(first)} gzipped; the editor, grammars and Markdown are chunks of their own, loaded on first use.`,
+  ].join('\n');
+}
+
+export function readWriteSection(r: BenchResults): string | undefined {
+  const { create, read, list } = r;
+  if (!create && !read && !list) return undefined;
+  const rows: string[][] = [];
+  if (create) rows.push(statsRow(`${code('POST /api/assets/create')}, sequential, after ${create.warmup} warm-up`, create));
+  if (read) {
+    rows.push(statsRow(`${code('GET /api/asset/{id}')} (~${num(read.asset.bodyBytes)} B body), ${num(read.librarySize)} assets`, read.asset));
+    rows.push(statsRow(`${code('GET /api/__echo')}, interleaved with it (the transport floor)`, read.echo));
+    if (read.pageIdb) {
+      rows.push(statsRow('diagnostic: the same records read from IndexedDB in the page, as the worker reads them', read.pageIdb.workerLike));
+      rows.push(statsRow('diagnostic: the same, 3 stores, not waiting for the transaction to end', read.pageIdb.minimal));
+    }
+  }
+  if (list) {
+    rows.push(statsRow(`${code('GET /api/assets?transferables=false')}, ${num(list.assets)} assets (${mb(list.transferablesFalse.bodyBytes / 1e6)})`, list.transferablesFalse));
+    rows.push(statsRow(`${code('GET /api/assets?transferables=true')} (${mb(list.transferablesTrue.bodyBytes / 1e6)})`, list.transferablesTrue));
+  }
+  const out = ['## Reading, writing and listing', '', table(STATS_HEAD, rows)];
+  const notes: string[] = [];
+  if (create) notes.push(`The run's first create (it loads the language model) took ${time(create.firstMs)}.`);
+  if (read) {
+    notes.push(
+      `Read against echo: p50 ${ratio(read.ratio.p50)}, p95 ${ratio(read.ratio.p95)} (target ${verdict(Math.max(read.ratio.p50, read.ratio.p95), read.ratio.target, 'max')}); ${num(read.warmupPairs)} warm-up pairs.`,
+    );
+  }
+  if (list?.bulkCreate) {
+    const b = list.bulkCreate;
+    notes.push(`The ${num(b.assets)} assets added for the listing were created in concurrent batches of ${b.batch} (classified by their seeds): ${sec(b.ms / 1000)}, ${num(b.perSecond)} creates a second.`);
+  }
+  if (notes.length) out.push('', notes.join(' '));
+  if (create?.perKind) {
+    out.push(
+      '',
+      'Creates by kind of snippet (p50 after the warm-up; how many the classifier named as intended, warm-up included):',
+      '',
+      table(
+        ['kind', 'n', 'p50', 'classified as intended'],
+        Object.entries(create.perKind).map(([kind, k]) => [code(kind), num(k.n), ms(k.p50), k.classifiedAs]),
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export function coldStartSection(coldStart: BenchResults['coldStart']): string | undefined {
+  if (!coldStart) return undefined;
+  const out = [
+    '## Worker start',
+    '',
+    'The worker stopped through CDP (`ServiceWorker.stopAllWorkers`), then one request:',
+    '',
+    table(STATS_HEAD, [
+      statsRow(`first ${code('GET /api/asset/{id}')}`, coldStart.asset),
+      statsRow(`first ${code('GET /api/__echo')} (no app, no IndexedDB)`, coldStart.echo),
+      statsRow(`first ${code('POST /api/assets/create')} (loads the language model)`, coldStart.create),
+    ]),
+  ];
+  if (coldStart.unconfirmedStops) out.push('', `${coldStart.unconfirmedStops} stop(s) were not confirmed by CDP within 5 s.`);
+  return out.join('\n');
+}
+
+export function streamsSection(s: BenchResults['streams']): string | undefined {
+  if (!s) return undefined;
+  const f = s.frameLatency;
+  const o = s.readOneAsset;
+  return [
+    '## Live streams and the RPC path',
+    '',
+    `A write in one tab (${code(f.write)}, from the moment ${code('fetch()')} is called) to the delta frame in another tab's ${code('new WebSocket(…)')} (the page's shim); one write at a time:`,
+    '',
+    table(STATS_HEAD, [
+      statsRow(`${code('/assets/stream/identifiers')}, after ${f.identifiers.warmup} warm-up`, f.identifiers),
+      statsRow(`${code('/assets/stream')} (its frame needs the asset: one catch-up request), after ${f.assets.warmup} warm-up`, f.assets),
+    ]),
+    '',
+    `Target: identifiers p50 ${verdict(f.identifiers.p50, f.identifiers.target, 'max', ' ms')}.`,
+    '',
+    `Reading one asset (${num(o.librarySize)} assets), interleaved:`,
+    '',
+    table(STATS_HEAD, [statsRow(`${code('rpc().getAsset(id)')} (MessageChannel, comlink)`, o.rpc), statsRow(`${code('fetch(\'/api/asset/{id}\')')} + ${code('json()')}`, o.fetch)]),
+    '',
+    `fetch / rpc: p50 ${ratio(o.ratio.p50)}, p95 ${ratio(o.ratio.p95)} (target p50 ${verdict(o.ratio.p50, o.ratio.target, 'min', '×')}).`,
+  ].join('\n');
+}
+
+export function searchSection(search: SearchBenchResult | undefined): string | undefined {
+  if (!search || search.sizes.length === 0) return undefined;
+  const sizes = search.sizes;
+  const per = (f: (s: (typeof sizes)[number]) => string) => sizes.map(f);
+  const pair = (s: LatencyStats) => `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} (n=${num(s.n)})`;
+  const rows: string[][] = [
+    ['`POST /assets/import`, 1,000 seeds a request', ...per((s) => `${sec(s.importSeconds)}, ${num(s.importPerSecond)} assets/s`)],
+    ['first search after the import, no snapshot saved yet', ...per((s) => `${time(s.firstSearchMs)} (loading the index ${time(s.firstSearchLoadMs)})`)],
+    ['… its snapshot saved after', ...per((s) => (s.snapshotSavedAfterMs === null ? 'not within the wait' : time(s.snapshotSavedAfterMs)))],
+    ['in the worker (Server-Timing `rank`: query analysis and ranking)', ...per((s) => pair(s.index))],
+    ['end to end (page `fetch()` until the body is read)', ...per((s) => `${pair(s.endToEnd)}, ${num(s.meanResults)} results a query`)],
+    ['… of which reading the result assets (Server-Timing `assets`)', ...per((s) => pair(s.assetsRead))],
+  ];
+  const out = [
+    '## Search',
+    '',
+    '`GET /api/assets/search?query=…&transferables=false` over generated snippets, each library in a fresh profile:',
+    '',
+    table(['what', ...sizes.map((s) => `${num(s.assets)} assets`)], rows),
+  ];
+  const at10k = sizes.find((s) => s.assets === 10_000);
+  out.push('', `Target: p95 in the worker at 10,000 ${verdict(at10k?.index.p95, search.targets.indexP95At10k, 'max', ' ms')}.`);
+  const cold = at10k?.coldStart;
+  if (cold) {
+    out.push(
+      '',
+      'The worker stopped through CDP, then the first search at 10,000 assets (the worker starts, opens IndexedDB, restores the saved index, applies the change log, ranks, reads the results); and, after another stop, the worker\'s own start:',
+      '',
+      table(STATS_HEAD, [
+        statsRow('first search answer', cold.firstAnswer),
+        statsRow('… restoring the saved index (`load`)', cold.load),
+        statsRow('… catching up on the change log (`catchup`)', cold.catchup),
+        statsRow('… ranking (`rank`)', cold.rank),
+        statsRow('… reading the results (`assets`)', cold.assets),
+        statsRow('`GET /api/__echo` (the worker\'s start: no app, no IndexedDB)', cold.echo),
+      ]),
+      '',
+      `Target: first answer p50 ${verdict(cold.firstAnswer.p50, search.targets.coldFirstAnswerAt10k, 'max', ' ms')}.${cold.unconfirmedStops ? ` ${cold.unconfirmedStops} stop(s) not confirmed by CDP.` : ''}`,
+    );
+  }
+  return out.join('\n');
+}
+
+export function relevanceSection(l: RelevanceLatency | undefined): string | undefined {
+  if (!l) return undefined;
+  return [
+    '## Relevance',
+    '',
+    `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call after the import embedded every asset: ${time(l.firstCallMs)}.`,
+    '',
+    table(STATS_HEAD, [statsRow('steady calls', l.steady), statsRow('worker stopped → first call (reloads the vectors)', l.afterStop)]),
+  ].join('\n');
+}
+
+export function embeddingSection(e: EmbeddingBenchResult | undefined): string | undefined {
+  if (!e) return undefined;
+  const m = e.model;
+  return [
+    '## Embedding in the worker',
+    '',
+    `A generated model of MiniLM's shape (${m.hidden} wide, ${m.blocks} feed-forward blocks of ${m.intermediate}, ${num(m.embeddingRows)}-row embedding table, fp32, ${mb(m.bytes / 1e6)}, random weights), served as ${code(`/models/${m.id}/`)}.`,
+    '',
+    table(STATS_HEAD, [
+      ['first load (`POST /api/embeddings {texts: []}`: the lazy script, the wasm, the model)', '1', time(e.loadMs), '–', '–', '–'],
+      ['… the worker\'s own figure for it', '1', time(e.workerLoadMs), '–', '–', '–'],
+      statsRow('load again after a worker stop', e.reload),
+      statsRow('`GET /api/__echo` while the worker is idle', e.echoIdle),
+      statsRow(`\`GET /api/__echo\` while ${e.batch.snippets} snippets embed`, e.echoDuringBatch),
+    ]),
+    '',
+    `One \`POST /api/embeddings\` of ${e.batch.snippets} snippets of ${e.batch.tokens} tokens: ${time(e.batch.totalMs)} in all (embedding ${time(e.batch.embedMs)}), ${ms(e.batch.msPerSnippet)} a snippet, in ${e.batch.inferenceBatches} inference batches; the longest batch held the worker ${ms(e.batch.longestSliceMs)}.`,
+  ].join('\n');
+}
+
+export function appSection(app: AppBenchResult | undefined): string | undefined {
+  if (!app) return undefined;
+  const out = ['## The app', '', `The Preact app at ${code('/')} in Chromium, on one library grown from size to size (load average ${app.loadavg.start} at the start of the section, ${app.loadavg.end} at its end).`];
+  for (const { assets, importSeconds, keystroke: k } of app.sizes) {
+    out.push(
+      '',
+      `Keystroke → results shown, ${num(assets)} assets (imported in ${sec(importSeconds)}); ${k.ui.n} queries, ${k.typos} with a typo, ${k.zeroResultQueries} with no result, ${k.meanResults.toFixed(0)} results on average, ${k.timeouts} timed out:`,
+      '',
+      table(STATS_HEAD, [
+        statsRow('keydown → first frame with the expected rows', k.ui),
+        statsRow('the bare search `fetch()` of the same query', k.baseline),
+        statsRow('… keydown → the app\'s request starts', k.breakdown.inputToRequest),
+        statsRow('… the request', k.breakdown.request),
+        statsRow('… … ranking in the worker (`rank`)', k.breakdown.rank),
+        statsRow('… … reading the results in the worker (`assets`)', k.breakdown.assetsRead),
+        statsRow('… response → rows rendered', k.breakdown.responseToRows),
+        statsRow('… rows → frame', k.breakdown.rowsToFrame),
+        statsRow('keydown → the rows\' first lines filled', k.previews),
+      ]),
+      '',
+      `App against the bare fetch: p50 ${ratio(k.ratio.p50)}, p95 ${ratio(k.ratio.p95)}.${assets === 10_000 ? ` Target at 10,000: ${percentileVerdicts(k.ui, app.targets.keystrokeAt10k)}.` : ''}`,
+    );
+  }
+  const r = app.reload;
+  if (r) {
+    out.push(
+      '',
+      `Reload → first rows, ${num(r.assets)} assets, the worker running (times since navigation start)${r.timeouts ? `; ${r.timeouts} timed out` : ''}:`,
+      '',
+      table(STATS_HEAD, [
+        statsRow('the first frame with rows', r.firstFrame),
+        statsRow('… the first rows in the DOM', r.firstRows),
+        statsRow('… the document served (by the worker\'s shell cache)', r.milestones.documentServed),
+        statsRow('… DOMContentLoaded', r.milestones.domContentLoaded),
+        statsRow('… `GET /api/library` sent', r.milestones.libraryRequestStart),
+        statsRow('… `GET /api/library` answered', r.milestones.libraryResponseEnd),
+        statsRow('… main-thread time in long tasks before the frame', r.milestones.longTasks),
+        statsRow(`\`GET /api/library\` alone (${mb(r.libraryBytes / 1e6)}), \`fetch()\` until read`, r.libraryFetch),
+        statsRow('… its `JSON.parse`', r.libraryParse),
+      ]),
+      '',
+      r.assets === 10_000 ? `Target at 10,000: ${percentileVerdicts(r.firstFrame, app.targets.firstRowsAt10k)}.` : '',
+    );
+  }
+  return out.join('\n').trimEnd();
+}
+
+export function backupSection(browser: BackupBrowserResult | undefined, node: BackupBenchRow[] | undefined): string | undefined {
+  if (!browser && !node?.length) return undefined;
+  const out = ['## Backup and restore'];
+  if (browser) {
+    const b = browser;
+    out.push(
+      '',
+      `In Chromium, through the worker and real IndexedDB: ${num(b.assets)} assets (one a 1 MB file; imported in ${sec(b.importSeconds)}, embedded in ${sec(b.embedSeconds)}), a ${mb(b.fileMB)} file; memory is the peak above the start (JS heap and ArrayBuffers; IndexedDB's own process not counted). One run each.`,
+      '',
+      table(
+        ['what', 'time', 'worker peak', 'page peak'],
+        [
+          ['`GET /api/backup`, read to its end', sec(b.backupSeconds), `+${mb(b.backupWorkerPeakMB)}`, `+${mb(b.backupPagePeakMB)}`],
+          [`\`POST /api/backup/restore\` into a fresh profile (${num(b.restored)} assets added)`, sec(b.restoreSeconds), `+${mb(b.restoreWorkerPeakMB)}`, `+${mb(b.restorePagePeakMB)}`],
+        ],
+      ),
+    );
+  }
+  if (node?.length) {
+    out.push(
+      '',
+      'In Node, the core app through `app.request` (heap peak above the library already held; one run each):',
+      '',
+      table(
+        ['store', 'assets', 'file', 'library built in', 'backup', 'restore', 'embedded again after the restore'],
+        node.map((r) => [
+          r.store,
+          num(r.assets),
+          mb(r.fileMB),
+          `${sec(r.buildSeconds)}${r.libraryMB === undefined ? '' : ` (holds ${mb(r.libraryMB)})`}`,
+          `${sec(r.backupSeconds)}, heap +${mb(r.backupPeakMB)}`,
+          `${sec(r.restoreSeconds)}, heap +${mb(r.restorePeakMB)}`,
+          `${num(r.reembedded)} texts`,
+        ]),
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export function qualitySection(search: QualityResult | undefined, relevance: RelevanceQuality | undefined): string | undefined {
+  if (!search && !relevance) return undefined;
+  const rows: string[][] = [];
+  const halvesOf = (split: SplitMetrics) => `${split.tuning.ndcg10.toFixed(3)} / ${split.heldOut.ndcg10.toFixed(3)}`;
+  if (search) {
+    rows.push([
+      '`GET /assets/search`',
+      num(search.queries),
+      search.ndcg10.toFixed(3),
+      search.mrr10.toFixed(3),
+      search.recall10.toFixed(3),
+      `${search.recallAll.toFixed(3)} (@${search.answered})`,
+      halvesOf(search.split),
+      search.target === undefined ? '–' : verdict(search.ndcg10, search.target, 'min'),
+    ]);
+  }
+  if (relevance) {
+    rows.push([
+      '`POST /qgpt/relevance` `database: true` (hashing embedder)',
+      num(relevance.queries),
+      relevance.ndcg10.toFixed(3),
+      relevance.mrr10.toFixed(3),
+      relevance.recall10.toFixed(3),
+      `${relevance.recall100.toFixed(3)} (@100)`,
+      halvesOf(relevance.split),
+      relevance.target === undefined ? '–' : `${verdict(relevance.split.heldOut.ndcg10, relevance.target, 'min')} (held-out)`,
+    ]);
+  }
+  const out = [
+    '## Quality on CoSQA',
+    '',
+    "CoSQA's 500 dev queries against all 6,267 functions loaded as assets (test/fixtures/cosqa), in Node, one relevant function a query. The queries fall into two fixed halves by a hash of their id (test/bench/search-quality.ts `splitOf`): ranking changes are tuned on the tuning half (245 queries) only; the relevance target is on the held-out half (255).",
+    '',
+    table(['what', 'queries', 'nDCG@10', 'MRR@10', 'Recall@10', 'Recall', 'nDCG@10 tuning / held-out half', 'target nDCG@10'], rows),
+  ];
+  const notes: string[] = [];
+  if (search) notes.push(`Search: the corpus loaded in ${sec(search.loadSeconds)}, ${ms(search.queryMsMean)} a query through \`app.request\` (mean).`);
+  if (relevance) {
+    notes.push(
+      `Relevance: the first call (embeds the library) ${time(relevance.firstCallMs)}; at the default limit p50 ${ms(relevance.defaultP50Ms)}, p95 ${ms(relevance.defaultP95Ms)}` +
+        `${relevance.defaultCalls ? ` (n=${num(relevance.defaultCalls)})` : ''}; at \`limit=100\` p50 ${ms(relevance.p50Ms)}, p95 ${ms(relevance.p95Ms)} (n=${num(relevance.queries - 1)}).`,
+    );
+  }
+  if (notes.length) out.push('', notes.join(' '));
+  return out.join('\n');
+}
+
+/** The accuracy table test/bench/detect-accuracy.ts prints, read back from its output: per sample, the chosen classifier and signatures alone. */
+export function parseDetectAccuracy(output: string): { sample: string; snippets: number; chosen?: [number, number]; signatures?: [number, number] }[] {
+  const samples: { sample: string; snippets: number; chosen?: [number, number]; signatures?: [number, number] }[] = [];
+  for (const line of output.split('\n')) {
+    const head = /^(.+?): (\d+) snippets, \d+ labels$/.exec(line.trim());
+    if (head) {
+      samples.push({ sample: head[1]!, snippets: Number(head[2]) });
+      continue;
+    }
+    const row = /^(chosen|signatures)\s+([\d.]+)\s+([\d.]+)/.exec(line.trim());
+    const current = samples[samples.length - 1];
+    if (row && current) current[row[1] as 'chosen' | 'signatures'] = [Number(row[2]), Number(row[3])];
+  }
+  return samples;
+}
+
+export function detectSection(d: BenchResults['detectAccuracy']): string | undefined {
+  if (!d) return undefined;
+  const samples = parseDetectAccuracy(d.output).filter((s) => s.chosen);
+  if (!d.ok || samples.length === 0) return '## Language detection\n\nNot measured: test/bench/detect-accuracy.ts failed in this run.';
+  return [
+    '## Language detection',
+    '',
+    'test/bench/detect-accuracy.ts in Node, on the labelled samples of test/fixtures/language-sample.ts: the classifier the service uses (the VS Code model with language signatures), and the signatures alone (what decides when the model cannot load). Milliseconds are the mean a call.',
+    '',
+    table(
+      ['sample', 'snippets', 'accuracy', 'ms a call', 'signatures alone'],
+      samples.map((s) => [s.sample, num(s.snippets), s.chosen![0].toFixed(3), ms(s.chosen![1]), s.signatures ? `${s.signatures[0].toFixed(3)} (${ms(s.signatures[1])})` : '–']),
+    ),
+  ].join('\n');
+}
