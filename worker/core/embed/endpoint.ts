@@ -62,7 +62,9 @@ export class EndpointEmbedder implements Embedder {
   }
 
   describe(): EmbedderInfo {
-    return { id: this.id, dimensions: this.dimensions, kind: 'endpoint', status: 'ready', reason: `the embeddings endpoint ${this.settings.model} at ${this.settings.url}` };
+    // Its length is known from the first answer: until then it is only configured.
+    const status = this.dimensions > 0 ? 'ready' : 'available';
+    return { id: this.id, dimensions: this.dimensions, kind: 'endpoint', status, reason: `the embeddings endpoint ${this.settings.model} at ${this.settings.url}` };
   }
 
   private async request(input: string[]): Promise<Float32Array[]> {
