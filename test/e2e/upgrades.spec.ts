@@ -77,6 +77,8 @@ async function sampleLibrary(browser: Browser, baseURL: string): Promise<Sample>
         );
         db.close();
         records.meta = records.meta!.filter((r) => r.id !== 'seq');
+        // Tags as stored before version 6: without the key their index reads (the upgrade adds it).
+        for (const tag of records.tags ?? []) delete tag.folded;
         // JSON: what version 1 stored is plain data (a typed array here would not survive).
         return JSON.parse(JSON.stringify({ assets, tags, records })) as Sample;
       },
@@ -108,6 +110,8 @@ test('a database left by version 1 opens under today\'s worker with every asset 
     const found = ((await (await fetch('/api/assets/search?query=argparse')).json()) as { iterable: { identifier: string }[] }).iterable.map((r) => r.identifier);
     const tags = await (await fetch('/api/tags')).json();
     const created = await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(seed) });
+    // A tag of the same text in another case is the stored one, found through the index the upgrade made.
+    const sameTag = (await (await fetch('/api/tags/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'CLI' }) })).json()) as { id: string };
     const version = await new Promise<number>((resolve, reject) => {
       const request = indexedDB.open('tessera');
       request.onsuccess = () => {
@@ -116,12 +120,13 @@ test('a database left by version 1 opens under today\'s worker with every asset 
       };
       request.onerror = () => reject(request.error);
     });
-    return { assets, listed, found, tags, created: created.status, version };
+    return { assets, listed, found, tags, created: created.status, sameTag: sameTag.id, version };
   }, { ids: Object.keys(library.assets), seed: fragmentSeed('print("after the upgrade")\n') });
   expect(after.version).toBe(LATEST_VERSION);
   expect(after.listed).toEqual(Object.keys(library.assets).sort());
   expect(after.assets).toEqual(library.assets);
   expect(after.tags).toEqual(library.tags);
+  expect(after.sameTag).toBe((library.tags as { iterable: { id: string; text: string }[] }).iterable.find((t) => t.text === 'cli')!.id);
   expect(after.found).toContain(Object.keys(library.assets)[0]);
   expect(after.created).toBe(200);
 });

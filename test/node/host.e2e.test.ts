@@ -6,6 +6,7 @@
 import type { Asset, Seed } from '@pieces.app/pieces-os-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION, GO_SNIPPET, PYTHON_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { configureChatEndpoint, startChatServer } from '../support/chat-server.ts';
 import { openSocket, sdk, startHostProcess, wsUrl, type HostProcess } from '../support/node-host.ts';
 import { preparedDataDir } from '../support/pg.ts';
 
@@ -115,6 +116,33 @@ describe('Node host on PGlite, through the official SDK', { timeout: 180_000 }, 
     qgpt.close();
 
     await expect(openSocket(wsUrl(host.url, '/assets/stream/nope'))).rejects.toThrow(/404/);
+  });
+
+  it('/qgpt/stream: a reset or a stop on one WebSocket leaves another WebSocket\'s answer running to COMPLETED', async () => {
+    const chat = await startChatServer({ reply: 'token '.repeat(60), chunkSize: 6, delayMs: 15 });
+    try {
+      await configureChatEndpoint({ request: (path, init) => fetch(`${host.url}${path.replace(/^\/api/, '')}`, init) }, chat);
+      const [a, b] = [await openSocket(wsUrl(host.url, '/qgpt/stream')), await openSocket(wsUrl(host.url, '/qgpt/stream'))];
+      const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: seed(PYTHON_SNIPPET).asset }, asset: { id: python.id } }] };
+      a.ws.send(JSON.stringify({ question: { query: 'which library parses arguments?', relevant }, conversation: 'on-a', request: 'qa' }));
+      const frames: { status: string }[] = [];
+      while (frames.filter((f) => f.status === 'IN-PROGRESS').length < 2) frames.push(await a.next(20_000));
+      b.ws.send(JSON.stringify({ reset: true, request: 'rb' }));
+      expect((await b.next(20_000)).status).toBe('RESET');
+      b.ws.send(JSON.stringify({ conversation: 'on-a', stop: true, request: 'sb' }));
+      expect((await b.next(20_000)).status).toBe('STOPPED');
+      for (;;) {
+        const frame = await a.next(20_000);
+        frames.push(frame);
+        if (!['INITIALIZED', 'IN-PROGRESS'].includes(frame.status)) break;
+      }
+      expect(frames.at(-1)!.status).toBe('COMPLETED');
+      a.close();
+      b.close();
+    } finally {
+      await fetch(`${host.url}/qgpt/settings`, { method: 'DELETE' }).catch(() => undefined);
+      await chat.close();
+    }
   });
 
   it('a restart on the same data folder keeps everything', async () => {

@@ -150,6 +150,40 @@ for (const engine of engines) {
       b.close();
     });
 
+    it('a schema as version 2 left it (no index columns, tags without their index key) migrates with every record intact and found by index, in batches', async () => {
+      const schema = testSchema();
+      const stamp = '2026-01-01T00:00:00.000Z';
+      const tag = { id: 't', text: 'MixedCase', category: 'UNKNOWN' as const, created: stamp, updated: stamp, mechanisms: {}, assets: [] };
+      const first = await engine.open(schema);
+      await first.write(async (tx) => {
+        await tx.put('tags', { ...tag, folded: 'mixedcase' });
+        await tx.put('websites', { id: 'w', url: 'https://example.com/\u0000', name: 'w', created: stamp, updated: stamp, mechanisms: {}, assets: [] });
+        // More than one batch of the migration (1,000 rows).
+        for (let i = 0; i < 1005; i++) {
+          await tx.put('activities', { id: `a${String(i).padStart(4, '0')}`, asset: 'x', created: stamp, updated: stamp, event: {}, application: {} as never, mechanism: 'AUTOMATIC' });
+        }
+      });
+      // Back to version 2: the index columns gone, the tag as version 2 wrote it.
+      const s = quote(schema);
+      const lease = await first.db.lease();
+      for (const [table, column] of [['activities', 'asset'], ['messages', 'conversation'], ['tags', 'folded'], ['websites', 'url']]) {
+        await lease.client.query(`ALTER TABLE ${s}.${quote(table!)} DROP COLUMN ${quote(column!)}`);
+      }
+      await lease.client.query(`UPDATE ${s}.tags SET data = $1::json`, [encodeRecord(tag)]);
+      await lease.client.query(`DELETE FROM ${s}.schema_migrations WHERE version > 2`);
+      lease.release();
+      first.close();
+
+      const store = await engine.open(schema);
+      expect(await store.read((tx) => tx.get('tags', 't'))).toEqual({ ...tag, folded: 'mixedcase' });
+      expect((await store.read((tx) => tx.getAllFromIndex('tags', 'folded', 'mixedcase'))).map((t) => t.id)).toEqual(['t']);
+      // A key PostgreSQL text cannot hold (U+0000) is not in the index; the record is intact.
+      expect((await store.read((tx) => tx.get('websites', 'w')))?.url).toBe('https://example.com/\u0000');
+      expect(await store.read((tx) => tx.countFromIndex('websites', 'url', {}))).toBe(0);
+      expect(await store.read((tx) => tx.countFromIndex('activities', 'asset', 'x'))).toBe(1005);
+      store.close();
+    });
+
     it('refuses a schema a newer Tessera migrated, and a closed store', async () => {
       const schema = testSchema();
       const store = await engine.open(schema);

@@ -9,6 +9,8 @@ export interface SchemaVersion {
   version: number;
   /** The object stores the version's database has (every one keyed by `id`). */
   stores: CollectionName[];
+  /** Its indexes: store → index name → key path. */
+  indexes?: Record<string, Record<string, string>>;
   /** The commit that introduced it. */
   since: string;
 }
@@ -25,6 +27,12 @@ export const SCHEMA_HISTORY: SchemaVersion[] = [
     stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders', 'idempotency'],
     since: 'c97aa34 (writes run once per Idempotency-Key)',
   },
+  {
+    version: 6,
+    stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders', 'idempotency'],
+    indexes: { activities: { asset: 'asset' }, messages: { conversation: 'conversation' }, tags: { folded: 'folded' }, websites: { url: 'url' } },
+    since: '20b36ca (indexes: activities by asset, messages by conversation, tags by folded text, websites by url)',
+  },
 ];
 
 /** Today's IndexedDB version as SCHEMA_HISTORY knows it (test/unit/upgrades.test.ts checks it is IDB_VERSION). */
@@ -35,11 +43,26 @@ export const LATEST_VERSION = SCHEMA_HISTORY.at(-1)!.version;
  * old code left it; closes it. Self-contained (no imports, no closure), so that it also runs in a page
  * through `page.evaluate(createLegacyDatabase, …)`.
  */
-export function createLegacyDatabase({ name, version, stores, records }: { name: string; version: number; stores: string[]; records: Record<string, unknown[]> }): Promise<void> {
+export function createLegacyDatabase({
+  name,
+  version,
+  stores,
+  indexes = {},
+  records,
+}: {
+  name: string;
+  version: number;
+  stores: string[];
+  indexes?: Record<string, Record<string, string>>;
+  records: Record<string, unknown[]>;
+}): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const request = indexedDB.open(name, version);
     request.onupgradeneeded = () => {
-      for (const store of stores) request.result.createObjectStore(store, { keyPath: 'id' });
+      for (const store of stores) {
+        const made = request.result.createObjectStore(store, { keyPath: 'id' });
+        for (const [index, keyPath] of Object.entries(indexes[store] ?? {})) made.createIndex(index, keyPath);
+      }
     };
     request.onerror = () => reject(request.error);
     request.onblocked = () => reject(new Error(`creating ${name} v${version} was blocked`));

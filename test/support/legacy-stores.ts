@@ -86,6 +86,7 @@ export function legacyRecords(library: SampleLibrary, version: number): Records 
   const out: Records = {};
   for (const store of stores) out[store] = structuredClone(library.records[store] ?? []);
   if (version < 2) out.meta = (out.meta ?? []).filter((r) => r.id !== 'seq'); // no change log, no seq
+  if (version < 6) for (const tag of out.tags ?? []) delete (tag as { folded?: string }).folded; // no index key before the indexes
   const seq = Number((library.records.meta ?? []).find((r) => r.id === 'seq')?.value ?? 0);
   if (version >= 3) {
     // The search snapshot of an older format version: to be rebuilt, never read as today's.

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ASSET_ACTIVITIES_KEPT } from '../../worker/core/assets/activity.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { APPLICATION, GO_SNIPPET, PNG_BYTES, PYTHON_SNIPPET, fileSeed, fragmentSeed } from '../support/seeds.ts';
 
@@ -259,6 +260,22 @@ describe('activities, conversations and export', () => {
       'asset_format_downloaded',
     ]);
     expect(activities.every((a: any) => a.asset.id === asset.id)).toBe(true);
+  });
+
+  it(`keeps the asset record bounded: the flattened Asset lists its newest ${ASSET_ACTIVITIES_KEPT} activities, /activities every one, and a delete removes them all`, async () => {
+    const asset = await create(fragmentSeed(PYTHON_SNIPPET));
+    const renames = ASSET_ACTIVITIES_KEPT + 5;
+    for (let i = 0; i < renames; i++) expect((await api.post('/asset/update', { id: asset.id, name: `name ${i}` })).status).toBe(200);
+    const all = (await api.get(`/asset/${asset.id}/activities`)).json().iterable;
+    // Created, then each rename: asset_name_updated and asset_updated.
+    expect(all.length).toBe(1 + 2 * renames);
+    expect(Object.keys(all[0].event.asset.identifier_description_pair)).toEqual(['asset_created']);
+    // The flattened Asset a format names carries the asset record's list.
+    const format = (await api.get(`/asset/${asset.id}`)).json().formats.iterable[0];
+    const listed = format.asset.activities.iterable.map((a: { id: string }) => a.id);
+    expect(listed).toEqual(all.slice(-ASSET_ACTIVITIES_KEPT).map((a: { id: string }) => a.id));
+    expect((await api.post(`/assets/${asset.id}/delete`)).status).toBe(200);
+    expect(await api.store.read((tx) => tx.count('activities'))).toBe(0);
   });
 
   it('has no conversations yet', async () => {

@@ -20,6 +20,9 @@ function spyOn(store: Store, calls: string[]): Store {
     getAll: (c) => (calls.push(`getAll ${c}`), tx.getAll(c)),
     getRange: (c, after, limit) => (calls.push(`getRange ${c} ${limit}`), tx.getRange(c, after, limit)),
     count: (c) => (calls.push(`count ${c}`), tx.count(c)),
+    getAllFromIndex: (c, index, query, limit) => (calls.push(`getAllFromIndex ${c}`), tx.getAllFromIndex(c, index, query, limit)),
+    getKeysFromIndex: (c, index, query, limit) => (calls.push(`getKeysFromIndex ${c}`), tx.getKeysFromIndex(c, index, query, limit)),
+    countFromIndex: (c, index, query) => (calls.push(`countFromIndex ${c}`), tx.countFromIndex(c, index, query)),
   });
   return {
     read: (fn, scope) => (calls.push('read'), store.read((tx) => fn(wrap(tx)), scope)),

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
-import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
+import { CONVERSATION_MESSAGES_KEPT, saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { chatServersPerTest, configureChatEndpoint } from '../support/chat-server.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { STORES } from '../support/stores.ts';
@@ -38,6 +38,25 @@ for (const [engine, open] of Object.entries(STORES)) {
         ['USER', 'and the dry run flag?'],
         ['ASSISTANT', '--dry-run'],
       ]);
+    });
+
+    it(`keeps the conversation record bounded: an Asset lists its newest ${CONVERSATION_MESSAGES_KEPT} message ids, the conversation every message in order`, async () => {
+      // A question and its answer share a timestamp: beyond the record's list, the role orders them.
+      let clock = Date.parse('2026-02-01T00:00:00Z');
+      const api = await createTestApi({ store: await open(), now: () => new Date((clock += 1000)) });
+      const py = (await api.create(fragmentSeed(PYTHON_SNIPPET, { name: 'parse_args' }))).id as string;
+      const ctx = withDefaults({ store: api.store, feed: api.feed, classifier: undefined as never, now: () => new Date((clock += 1000)) });
+      const exchanges = CONVERSATION_MESSAGES_KEPT / 2 + 5;
+      for (let i = 0; i < exchanges; i++) await saveExchange(ctx, { conversation: 'long', query: `q${i}`, answer: `a${i}`, assets: [py] });
+      const messages = (await api.get('/conversation/long')).json().messages.iterable;
+      expect(messages).toHaveLength(2 * exchanges);
+      const texts = messages.map((m: any) => m.reference.fragment.string.raw);
+      expect(texts).toEqual(Array.from({ length: exchanges }, (_, i) => [`q${i}`, `a${i}`]).flat());
+      expect(messages.map((m: any) => m.reference.role)).toEqual(Array.from({ length: exchanges }, () => ['USER', 'ASSISTANT']).flat());
+      const listed = (await api.get(`/asset/${py}`)).json().conversations.iterable[0].messages.iterable.map((m: { id: string }) => m.id);
+      expect(listed).toEqual(messages.slice(-CONVERSATION_MESSAGES_KEPT).map((m: { id: string }) => m.id));
+      expect((await api.post('/conversations/long/delete')).status).toBeLessThan(300);
+      expect(await api.store.read((tx) => tx.count('messages'))).toBe(0);
     });
 
     it('renames through /conversation/update; messages stay; unknown ids and bad bodies change nothing', async () => {

@@ -6,10 +6,10 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDB_VERSION, IdbStore } from '../../worker/browser/idb-store.ts';
 import { ApiError } from '../../worker/core/errors.ts';
-import { COLLECTIONS } from '../../worker/core/store/records.ts';
 import { dumpStore } from '../support/dump.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
+import { SCHEMA_HISTORY, createLegacyDatabase } from '../support/legacy-schema.ts';
 
 let n = 0;
 const fresh = () => IdbStore.open(`idb-store-${++n}`);
@@ -101,6 +101,32 @@ describe('IdbStore, a full disk, deletes', () => {
     expect((await api.post('/assets/create', fragmentSeed('print("room again")\n'))).status).toBe(200);
   });
 
+  it('a full-disk delete whose second step finds the disk still full says so (507: the asset is gone, not yet unlinked); the same delete sent again finishes it', async () => {
+    const api = await createTestApi({ store: await fresh() });
+    const doomed = await api.create(fragmentSeed('print("doomed")\n', { tags: [{ text: 'shared' }] }));
+    const kept = await api.create(fragmentSeed('print("kept")\n', { tags: [{ text: 'shared' }] }));
+    const tag = doomed.tags.iterable[0].id;
+    const tagAssets = async () => (await api.get('/tags')).json().iterable.find((t: { id: string }) => t.id === tag).assets.iterable.map((a: { id: string }) => a.id);
+    full = true; // and the delete makes no room
+    api.events.length = 0;
+    const unfinished = await api.post(`/assets/${doomed.id}/delete`);
+    expect(unfinished.status).toBe(507);
+    expect(unfinished.json().error).toMatchObject({ code: 'storage_full_delete_unfinished', message: expect.stringMatching(/the asset was deleted.*send this delete again/) });
+    expect((await api.get(`/asset/${doomed.id}`)).status).toBe(404);
+    expect((await tagAssets()).sort()).toEqual([doomed.id, kept.id].sort());
+    expect(api.events).toEqual([]);
+    // Still full: the same answer again, nothing lost.
+    expect((await api.post(`/assets/${doomed.id}/delete`)).json().error.code).toBe('storage_full_delete_unfinished');
+    full = false;
+    const finished = await api.post(`/assets/${doomed.id}/delete`);
+    expect(finished.status, finished.text).toBe(200);
+    expect(finished.text).toBe(doomed.id);
+    expect(await tagAssets()).toEqual([kept.id]);
+    expect(api.events.map((e) => [e.asset, e.kind])).toEqual([[doomed.id, 'deleted']]);
+    // Done: a further delete of it is an ordinary 404.
+    expect((await api.post(`/assets/${doomed.id}/delete`)).status).toBe(404);
+  });
+
   it('a delete that fails for another reason is not retried in two steps', async () => {
     const api = await createTestApi({ store: await fresh() });
     expect((await api.post('/assets/00000000-0000-4000-8000-000000000000/delete')).status).toBe(404);
@@ -119,41 +145,32 @@ function openRaw(name: string, version: number): Promise<IDBDatabase> {
 describe('IdbStore, opening next to other connections', () => {
   it('an upgrade blocked by an older connection fails with a 503 instead of hanging, and opens once that connection is gone', async () => {
     const name = `idb-store-${++n}`;
-    const old = await openRaw(name, IDB_VERSION - 1);
+    const previous = SCHEMA_HISTORY.find((v) => v.version === IDB_VERSION - 1)!;
+    await createLegacyDatabase({ name, version: previous.version, stores: previous.stores, indexes: previous.indexes, records: {} });
+    const old = await openRaw(name, previous.version);
     const failure = await IdbStore.open(name, { blockedTimeoutMs: 50 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).toJSON().error).toMatchObject({ status: 503, code: 'storage_blocked' });
     expect((failure as ApiError).message).toMatch(/another tab or worker/);
     old.close();
     const store = await IdbStore.open(name, { blockedTimeoutMs: 50 });
-    // The old connection was a bare database at the previous version: only the last migration's stores exist.
-    expect(await store.read((tx) => tx.getAll('idempotency'), ['idempotency'])).toEqual([]);
+    // What the last migration adds is there: the indexes.
+    expect(await store.read((tx) => tx.getAllFromIndex('tags', 'folded', 'x'), ['tags'])).toEqual([]);
     store.close();
   });
 
-  it('a database of the version before the idempotency store opens with its records intact and gains the store', async () => {
+  it('a database of the version before the indexes opens with its records intact, its tags gain their index key, and lookups by index find them', async () => {
     const name = `idb-store-${++n}`;
-    const old = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open(name, IDB_VERSION - 1);
-      request.onupgradeneeded = () => {
-        for (const c of COLLECTIONS.filter((c) => c !== 'idempotency')) request.result.createObjectStore(c, { keyPath: 'id' });
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = old.transaction('meta', 'readwrite');
-      tx.objectStore('meta').put({ id: 'kept', value: 7 });
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    expect(old.objectStoreNames.contains('idempotency')).toBe(false);
-    old.close();
+    const previous = SCHEMA_HISTORY.find((v) => v.version === IDB_VERSION - 1)!;
+    const stamp = '2026-01-01T00:00:00.000Z';
+    const tag = { id: 't', text: 'MixedCase', category: 'UNKNOWN', created: stamp, updated: stamp, mechanisms: {}, assets: [] };
+    const activity = { id: 'a1', asset: 'x', created: stamp, updated: stamp, event: {}, application: {}, mechanism: 'AUTOMATIC' };
+    await createLegacyDatabase({ name, version: previous.version, stores: previous.stores, records: { tags: [tag], activities: [activity], meta: [{ id: 'kept', value: 7 }] } });
     const store = await IdbStore.open(name);
     expect(await store.read((tx) => tx.get('meta', 'kept'))).toEqual({ id: 'kept', value: 7 });
-    const record = { id: 'k', request: 'POST /api/x', created: 1, expires: 2, size: 0, response: { status: 204, body: '' } };
-    await store.write((tx) => tx.put('idempotency', record), ['idempotency']);
-    expect(await store.read((tx) => tx.get('idempotency', 'k'), ['idempotency'])).toEqual(record);
+    expect(await store.read((tx) => tx.get('tags', 't'))).toEqual({ ...tag, folded: 'mixedcase' });
+    expect((await store.read((tx) => tx.getAllFromIndex('tags', 'folded', 'mixedcase'))).map((t) => t.id)).toEqual(['t']);
+    expect(await store.read((tx) => tx.getKeysFromIndex('activities', 'asset', 'x'))).toEqual(['a1']);
     store.close();
   });
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withDefaults, type ServiceContext } from '../../worker/core/deps.ts';
 import type { QGPTQuestionInput } from '../../worker/core/model/schemas.ts';
 import { ChatError, streamChat } from '../../worker/core/qgpt/answer/chat.ts';
+import { HISTORY_CHARS, type Turn } from '../../worker/core/qgpt/answer/generative.ts';
 import { questionWithSources } from '../../worker/core/qgpt/answer/question.ts';
 import { storeRelevant } from '../../worker/core/qgpt/relevant-ring.ts';
 import { readChatSettings } from '../../worker/core/qgpt/answer/chat-settings.ts';
@@ -268,6 +269,22 @@ describe('generative answers from a configured chat-completions endpoint', () =>
     expect(server.requests[1]!.body.messages[1]).toEqual({ role: 'user', content: 'earlier question' });
   });
 
+  it(`puts at most ${HISTORY_CHARS} characters of earlier turns into the prompt, the newest first`, async () => {
+    const server = await chatServer({ reply: 'Yes [1].' });
+    await settings('PUT', { url: server.url, model: 'm' });
+    const turn = (i: number): Turn => ({ role: i % 2 === 0 ? 'USER' : 'ASSISTANT', text: `${i}:`.padEnd(3000, 'x') });
+    const history = Array.from({ length: 10 }, (_, i) => turn(i));
+    await questionWithSources(ctx, question(), { history });
+    const sent = server.requests[0]!.body.messages.slice(1, -1).map((m: { content: string }) => m.content);
+    const fitting = Math.floor(HISTORY_CHARS / 3000);
+    expect(sent).toEqual(history.slice(-fitting).map((t) => t.text));
+    // One turn longer than the whole budget keeps its end.
+    const long = `${'a'.repeat(HISTORY_CHARS)}the end`;
+    await questionWithSources(ctx, question(), { history: [turn(0), { role: 'USER', text: long }] });
+    const alone = server.requests[1]!.body.messages.slice(1, -1).map((m: { content: string }) => m.content);
+    expect(alone).toEqual([long.slice(-HISTORY_CHARS)]);
+  });
+
   it('POST /qgpt/question stops when its client goes away, without waiting for a silent endpoint', async () => {
     const server = await chatServer({ mode: 'silent' });
     await settings('PUT', { url: server.url, model: 'm' });
@@ -332,9 +349,8 @@ describe('generative answers from a configured chat-completions endpoint', () =>
     const malformed = await chatServer({ mode: 'malformed' });
     await fallsBack(async () => (await settings('PUT', { url: malformed.url, model: 'm' }), malformed.url), /malformed event/);
     const silent = await chatServer({ mode: 'silent' });
-    const started = Date.now();
+    // The reason names the 0.3 s given, so the fallback came from that timeout, not the 30 s default.
     await fallsBack(async () => (await settings('PUT', { url: silent.url, model: 'm' }), silent.url), /stopped sending for 0\.3 s|no answer within 0\.3 s/, { timeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('stops when the signal aborts: the fetch is aborted and no fallback is made', async () => {

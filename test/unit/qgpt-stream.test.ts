@@ -422,6 +422,19 @@ describe('/qgpt/stream exchanges', () => {
     ]);
   });
 
+  it('a stop ends only its own socket\'s request: the same conversation stopped from another socket runs to COMPLETED', async () => {
+    const { api, py } = await library();
+    await configureChat(api, { reply: 'token '.repeat(60), chunkSize: 6, delayMs: 15 });
+    const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
+    const a = await open(api, { question: { query: 'one', relevant }, conversation: 'SA' }, 'socket-a');
+    await readUntil(a, 'IN-PROGRESS', 2);
+    expect(statuses(await send(api, { conversation: 'SA', stop: true }, 'socket-b'))).toEqual(['STOPPED']);
+    expect(statuses(await send(api, { conversation: 'SA', stop: true }))).toEqual(['STOPPED']);
+    const frames = await a.rest();
+    expect(statuses(frames).at(-1)).toBe('COMPLETED');
+    expect(deltaText(frames).startsWith('token '.repeat(60))).toBe(true);
+  });
+
   it('a frame is registered before its response headers: a stop sent as soon as they arrive ends the question STOPPED', async () => {
     const { api, py } = await library();
     await configureChat(api, { reply: 'word '.repeat(80), chunkSize: 5, delayMs: 15 });

@@ -43,9 +43,9 @@ describe.each(cases)('a store written at $title', ({ version }) => {
   it('opens under today\'s version with every asset intact and readable through the API; search and writes work', async () => {
     const library = libraries[version >= 4 ? 'qgpt' : 'plain'];
     const name = `upgrade-${version}-${++n}`;
-    const { stores } = SCHEMA_HISTORY.find((v) => v.version === version)!;
+    const { stores, indexes } = SCHEMA_HISTORY.find((v) => v.version === version)!;
     const records = legacyRecords(library, version);
-    await createLegacyDatabase({ name, version, stores, records: records as Record<string, unknown[]> });
+    await createLegacyDatabase({ name, version, stores, indexes, records: records as Record<string, unknown[]> });
 
     const store = await IdbStore.open(name);
     const api = await createTestApi({ store });

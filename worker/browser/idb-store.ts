@@ -1,6 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { COLLECTIONS, type CollectionName, type Collections } from '../core/store/records.ts';
-import type { ReadTx, Store, WriteTx } from '../core/store/store.ts';
+import { COLLECTIONS, INDEXES, foldTag, type CollectionName, type Collections } from '../core/store/records.ts';
+import type { IndexQuery, ReadTx, Store, WriteTx } from '../core/store/store.ts';
 import { ApiError } from '../core/errors.ts';
 import { unref } from '../core/timers.ts';
 
@@ -8,27 +8,28 @@ interface TesseraDB extends DBSchema {
   assets: { key: string; value: Collections['assets'] };
   formats: { key: string; value: Collections['formats'] };
   contents: { key: string; value: Collections['contents'] };
-  tags: { key: string; value: Collections['tags'] };
-  websites: { key: string; value: Collections['websites'] };
+  tags: { key: string; value: Collections['tags']; indexes: { folded: string } };
+  websites: { key: string; value: Collections['websites']; indexes: { url: string } };
   summaries: { key: string; value: Collections['summaries'] };
   persons: { key: string; value: Collections['persons'] };
   annotations: { key: string; value: Collections['annotations'] };
-  activities: { key: string; value: Collections['activities'] };
+  activities: { key: string; value: Collections['activities']; indexes: { asset: string } };
   meta: { key: string; value: Collections['meta'] };
   changes: { key: string; value: Collections['changes'] };
   indexes: { key: string; value: Collections['indexes'] };
   snippets: { key: string; value: Collections['snippets'] };
   relevant: { key: string; value: Collections['relevant'] };
   conversations: { key: string; value: Collections['conversations'] };
-  messages: { key: string; value: Collections['messages'] };
+  messages: { key: string; value: Collections['messages']; indexes: { conversation: string } };
   folders: { key: string; value: Collections['folders'] };
   idempotency: { key: string; value: Collections['idempotency'] };
 }
 
 type Db = IDBPDatabase<TesseraDB>;
+type UpgradeTx = IDBPTransaction<TesseraDB, CollectionName[], 'versionchange'>;
 
 /** Numbered schema migrations: entry i upgrades a database from version i to i + 1. */
-const MIGRATIONS: ((db: Db) => void)[] = [
+const MIGRATIONS: ((db: Db, tx: UpgradeTx) => void)[] = [
   (db) => {
     const first = ['assets', 'formats', 'contents', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'activities', 'meta'] as const;
     for (const name of first) db.createObjectStore(name, { keyPath: 'id' });
@@ -47,6 +48,19 @@ const MIGRATIONS: ((db: Db) => void)[] = [
   (db) => {
     // The responses of writes sent with an Idempotency-Key (worker/core/idempotency.ts).
     db.createObjectStore('idempotency', { keyPath: 'id' });
+  },
+  (_db, tx) => {
+    // The indexes of records.ts (INDEXES). Tags gain the `folded` key their index reads: the one record
+    // rewrite of a migration, in this transaction (a library has few tags).
+    for (const [collection, indexes] of Object.entries(INDEXES)) {
+      for (const [name, { keyPath }] of Object.entries(indexes)) tx.objectStore(collection as 'tags').createIndex(name as 'folded', keyPath);
+    }
+    void (async () => {
+      for (let cursor = await tx.objectStore('tags').openCursor(); cursor; cursor = await cursor.continue()) {
+        await cursor.update({ ...cursor.value, folded: foldTag(cursor.value.text) });
+      }
+      // A failure aborts the upgrade transaction, and the open fails with its error: nothing to add here.
+    })().catch(() => undefined);
   },
 ];
 
@@ -119,8 +133,8 @@ export class IdbStore implements Store {
 
   private connect(): Promise<Db> {
     const attempt = openDB<TesseraDB>(this.name, IDB_VERSION, {
-      upgrade(db, oldVersion) {
-        for (let v = oldVersion; v < IDB_VERSION; v++) MIGRATIONS[v](db);
+      upgrade(db, oldVersion, _newVersion, tx) {
+        for (let v = oldVersion; v < IDB_VERSION; v++) MIGRATIONS[v](db, tx as UpgradeTx);
       },
       blocked: () => {
         this.blocked = true;
@@ -209,5 +223,17 @@ function reader(tx: IDBPTransaction<TesseraDB, CollectionName[], IDBTransactionM
     getRange: (c, after, limit) =>
       tx.objectStore(c).getAll(after === undefined ? null : IDBKeyRange.lowerBound(after, true), limit) as never,
     count: (c) => tx.objectStore(c).count(),
+    getAllFromIndex: (c, index, query, limit) => tx.objectStore(c).index(index as never).getAll(keyRange(query) as never, limit) as never,
+    getKeysFromIndex: (c, index, query, limit) => tx.objectStore(c).index(index as never).getAllKeys(keyRange(query) as never, limit) as never,
+    countFromIndex: (c, index, query) => tx.objectStore(c).index(index as never).count(keyRange(query) as never),
   };
+}
+
+function keyRange(query: IndexQuery): string | IDBKeyRange | null {
+  if (typeof query === 'string') return query;
+  const { lower, upper, lowerOpen, upperOpen } = query;
+  if (lower !== undefined && upper !== undefined) return IDBKeyRange.bound(lower, upper, lowerOpen, upperOpen);
+  if (lower !== undefined) return IDBKeyRange.lowerBound(lower, lowerOpen);
+  if (upper !== undefined) return IDBKeyRange.upperBound(upper, upperOpen);
+  return null;
 }

@@ -109,11 +109,13 @@ export class Sockets {
 
   private qgptStream(ws: WebSocket): void {
     const closed = new AbortController();
+    // Each connection is its own socket: a reset or stop on it ends only what it asked for.
+    const socket = this.ctx.newId();
     ws.on('close', () => closed.abort());
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
       void (async () => {
-        for await (const frame of this.services.answerStream(text, { closed: closed.signal })) this.send(ws, JSON.stringify(frame));
+        for await (const frame of this.services.answerStream(text, { socket, closed: closed.signal })) this.send(ws, JSON.stringify(frame));
       })().catch((error: unknown) => console.error('qgpt stream: an exchange failed', error));
     });
   }

@@ -31,8 +31,15 @@ export const ASSET_EVENTS = {
 export type AssetEvent = keyof typeof ASSET_EVENTS;
 
 /**
+ * How many activity ids an asset record keeps, the newest: the wire Asset's `activities` lists these. Every
+ * listing reads the asset record, so it stays bounded; `GET /asset/{id}/activities` reads all of them
+ * through the `asset` index.
+ */
+export const ASSET_ACTIVITIES_KEPT = 20;
+
+/**
  * Records an Activity for the asset inside the caller's transaction. It adds the activity's id to
- * `asset.activities`; the caller puts the asset record afterwards.
+ * `asset.activities` (keeping the newest ASSET_ACTIVITIES_KEPT); the caller puts the asset record afterwards.
  */
 export async function recordActivity(
   ctx: ServiceContext,
@@ -52,5 +59,5 @@ export async function recordActivity(
     application,
     mechanism: 'AUTOMATIC',
   });
-  asset.activities.push(id);
+  asset.activities = [...asset.activities, id].slice(-ASSET_ACTIVITIES_KEPT);
 }

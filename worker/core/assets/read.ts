@@ -5,6 +5,7 @@ import { readConversations } from '../qgpt/conversations.ts';
 import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
 import type { AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
+import { inRecordedOrder } from '../store/recorded-order.ts';
 
 export interface ReadOptions {
   /** Include fragment and file contents. Default true. */
@@ -120,9 +121,9 @@ export async function getFormats(ctx: ServiceContext, id: string, options: ReadO
 export async function getActivities(ctx: ServiceContext, id: string): Promise<Activities> {
   return ctx.store.read(async (tx) => {
     const asset = await requireAsset(tx, id);
-    const activities = await tx.getMany('activities', asset.activities);
+    const activities = inRecordedOrder(await tx.getAllFromIndex('activities', 'asset', id), asset.activities);
     return { iterable: activities.map((a) => build.activity(a, asset)) };
-  });
+  }, ['assets', 'activities']);
 }
 
 /** The question-answering conversations that drew on the asset, each with its messages. */

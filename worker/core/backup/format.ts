@@ -43,7 +43,7 @@ import {
   type TransferableBytes,
 } from '../model/schemas.ts';
 import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/answer/chat-settings.ts';
-import type { CollectionName, Collections, ContentRecord, SnippetRecord } from '../store/records.ts';
+import { foldTag, type CollectionName, type Collections, type ContentRecord, type SnippetRecord } from '../store/records.ts';
 
 export const BACKUP_FORMAT = 'tessera-backup';
 export const BACKUP_VERSION = 1;
@@ -185,7 +185,10 @@ const SCHEMAS = {
   ),
   tags: lazySchema(() =>
     recordSchema<Collections['tags']>()(
-      z.object({ id: IdSchema, text: z.string(), category: TagCategoryEnumSchema, created: Stamp, updated: Stamp, mechanisms: Mechanisms, assets: Ids }),
+      z
+        .object({ id: IdSchema, text: z.string(), category: TagCategoryEnumSchema, created: Stamp, updated: Stamp, mechanisms: Mechanisms, assets: Ids })
+        // The index key is the store's own, made again from the text (files before it had none).
+        .transform((t) => ({ ...t, folded: foldTag(t.text) })),
     ),
   ),
   websites: lazySchema(() =>

@@ -167,7 +167,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     const had = {
       formats: new Set(old?.formats),
       annotations: new Set(old?.annotations),
-      activities: new Set(old?.activities),
+      // Every activity of the asset (its record lists only the newest).
+      activities: new Set(old ? await tx.getKeysFromIndex('activities', 'asset', asset.id) : []),
     };
     for (const store of ['formats', 'annotations', 'activities'] as const) {
       for (const child of children[store]) {
@@ -227,7 +228,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     put('conversations', conversation);
     written.conversations.set(conversation.id, conversation);
     if (old) replaced.conversations.set(conversation.id, old);
-    const had = new Set(old?.messages);
+    // Every message of the conversation (its record lists only the newest).
+    const had = new Set(old ? await tx.getKeysFromIndex('messages', 'conversation', conversation.id) : []);
     for (const message of own) {
       put('messages', message);
       stores.messages[had.has(message.id) ? 'replaced' : 'added']++;

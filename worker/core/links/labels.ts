@@ -14,7 +14,7 @@ import type {
   WorkstreamSummaries,
   WorkstreamSummary,
 } from '../model/schemas.ts';
-import type { TagRecord, WebsiteRecord } from '../store/records.ts';
+import { foldTag, type TagRecord, type WebsiteRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { setLink, type LinkKind } from './associate.ts';
 
@@ -27,12 +27,13 @@ export async function findOrCreateTag(
   seed: { text: string; mechanism?: MechanismEnum | null; category?: TagCategoryInput },
 ): Promise<TagRecord> {
   const text = seed.text.trim();
-  const existing = (await tx.getAll('tags')).find((t) => t.text.toLowerCase() === text.toLowerCase());
+  const [existing] = await tx.getAllFromIndex('tags', 'folded', foldTag(text), 1);
   if (existing) return existing;
   const now = ctx.now().toISOString();
   const tag: TagRecord = {
     id: ctx.newId(),
     text,
+    folded: foldTag(text),
     category: seed.category ?? 'UNKNOWN',
     created: now,
     updated: now,
@@ -50,7 +51,7 @@ export async function findOrCreateWebsite(
   tx: WriteTx,
   seed: { url: string; name: string; mechanism?: MechanismEnum | null },
 ): Promise<WebsiteRecord> {
-  const existing = (await tx.getAll('websites')).find((w) => w.url === seed.url);
+  const [existing] = await tx.getAllFromIndex('websites', 'url', seed.url, 1);
   if (existing) return existing;
   const now = ctx.now().toISOString();
   const website: WebsiteRecord = { id: ctx.newId(), url: seed.url, name: seed.name, created: now, updated: now, mechanisms: {}, assets: [] };

@@ -13,6 +13,7 @@ import { lazySchema } from '../model/lazy-schema.ts';
 import { ConversationSchema, type Conversation, type Conversations } from '../model/schemas.ts';
 import type { AssetRecord, ConversationRecord, MessageRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
+import { inRecordedOrder } from '../store/recorded-order.ts';
 
 export interface StoredConversation {
   record: ConversationRecord;
@@ -23,16 +24,27 @@ export interface StoredConversation {
 export async function readConversation(ctx: ServiceContext, id: string): Promise<StoredConversation | undefined> {
   return ctx.store.read(async (tx) => {
     const record = await tx.get('conversations', id);
-    return record && { record, messages: await tx.getMany('messages', record.messages) };
+    return record && { record, messages: await messagesOf(tx, record) };
   }, ['conversations', 'messages']);
+}
+
+/**
+ * How many message ids a conversation record keeps, the newest: every Asset read lists its conversations
+ * with these (`Conversation.messages` as references), so the record stays bounded. The full list is read
+ * through the `conversation` index (`messagesOf`).
+ */
+export const CONVERSATION_MESSAGES_KEPT = 100;
+
+/** Every message of the conversation, in order (a question before its answer). */
+export async function messagesOf(tx: ReadTx, conversation: ConversationRecord): Promise<MessageRecord[]> {
+  const messages = await tx.getAllFromIndex('messages', 'conversation', conversation.id);
+  return inRecordedOrder(messages, conversation.messages, (m) => (m.role === 'USER' ? 0 : 1));
 }
 
 /** The wire Conversations an asset is linked with, each with its messages. */
 export async function readConversations(tx: ReadTx, asset: AssetRecord): Promise<Conversation[]> {
   const records = await tx.getMany('conversations', asset.conversations);
-  const messages = await tx.getMany('messages', records.flatMap((c) => c.messages));
-  const byId = new Map(messages.map((m) => [m.id, m]));
-  return records.map((c) => build.conversation(c, c.messages.flatMap((id) => byId.get(id) ?? [])));
+  return Promise.all(records.map(async (c) => build.conversation(c, await messagesOf(tx, c))));
 }
 
 export interface Exchange {
@@ -85,7 +97,7 @@ export function saveExchange(ctx: ServiceContext, exchange: Exchange): Promise<C
       assets: [],
     };
     conversation.updated = now;
-    conversation.messages = [...conversation.messages, ...messages.map((m) => m.id)];
+    conversation.messages = [...conversation.messages, ...messages.map((m) => m.id)].slice(-CONVERSATION_MESSAGES_KEPT);
     conversation.assets = [...new Set([...conversation.assets, ...used])];
     const writes = [tx.put('conversations', conversation), ...messages.map((m) => tx.put('messages', m))];
     for (const asset of assets) {
@@ -107,7 +119,7 @@ export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Prom
   for (const conversation of await tx.getMany('conversations', asset.conversations)) {
     conversation.assets = conversation.assets.filter((id) => id !== asset.id);
     await tx.put('conversations', conversation);
-    for (const message of await tx.getMany('messages', conversation.messages)) {
+    for (const message of await tx.getAllFromIndex('messages', 'conversation', conversation.id)) {
       if (!message.assets.includes(asset.id)) continue;
       message.assets = message.assets.filter((id) => id !== asset.id);
       await tx.put('messages', message);
@@ -125,7 +137,8 @@ export async function deleteConversation(ctx: ServiceContext, id: string): Promi
   await commit(ctx, async (tx, log) => {
     const conversation = await tx.get('conversations', id);
     if (!conversation) throw notFound('conversation', id);
-    const writes = [tx.delete('conversations', id), ...conversation.messages.map((m) => tx.delete('messages', m))];
+    const messages = await tx.getKeysFromIndex('messages', 'conversation', id);
+    const writes = [tx.delete('conversations', id), ...messages.map((m) => tx.delete('messages', m))];
     // The asset side is the one readers use (Asset.conversations, /asset/{id}/conversations).
     for (const asset of await tx.getMany('assets', conversation.assets)) {
       if (!asset.conversations.includes(id)) continue;
@@ -141,9 +154,7 @@ export async function deleteConversation(ctx: ServiceContext, id: string): Promi
 export function listConversations(ctx: ServiceContext): Promise<Conversations> {
   return ctx.store.read(async (tx) => {
     const records = (await tx.getAll('conversations')).sort((a, b) => b.updated.localeCompare(a.updated));
-    const messages = await tx.getMany('messages', records.flatMap((c) => c.messages));
-    const byId = new Map(messages.map((m) => [m.id, m]));
-    return { iterable: records.map((c) => build.conversation(c, c.messages.flatMap((id) => byId.get(id) ?? []))) };
+    return { iterable: await Promise.all(records.map(async (c) => build.conversation(c, await messagesOf(tx, c)))) };
   }, ['conversations', 'messages']);
 }
 
@@ -171,7 +182,7 @@ export async function updateConversation(ctx: ServiceContext, input: { id: strin
       if (input.name != null && input.name.trim() !== '') record.name = input.name.trim().slice(0, 200);
       record.updated = ctx.now().toISOString();
       await tx.put('conversations', record);
-      return build.conversation(record, await tx.getMany('messages', record.messages));
+      return build.conversation(record, await messagesOf(tx, record));
     },
     ['conversations', 'messages'],
   );

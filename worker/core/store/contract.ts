@@ -1,4 +1,4 @@
-import type { TagRecord } from './records.ts';
+import type { MessageRecord, TagRecord } from './records.ts';
 import type { Store, WriteTx } from './store.ts';
 
 /**
@@ -25,8 +25,15 @@ function check(condition: unknown, message: string): asserts condition {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function tag(id: string, text = id): TagRecord {
-  return { id, text, category: 'UNKNOWN', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', mechanisms: {}, assets: [] };
+  return { id, text, folded: text.toLowerCase(), category: 'UNKNOWN', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', mechanisms: {}, assets: [] };
 }
+
+function message(id: string, conversation?: string): MessageRecord {
+  const record = { id, conversation, created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', role: 'USER', text: id, assets: [] };
+  return record as MessageRecord;
+}
+
+const idsOf = (records: { id: string }[]) => records.map((r) => r.id).join(' ');
 
 export const storeContract: StoreCase[] = [
   {
@@ -261,6 +268,87 @@ export const storeContract: StoreCase[] = [
       check((await again.read((tx) => tx.get('tags', 'a')))?.id === 'a', 'record survives');
       check((await again.read((tx) => tx.get('meta', 'seq')))?.value === 7, 'meta survives');
       again.close();
+    },
+  },
+  {
+    name: 'an index finds records by key, ordered by id; keys, counts and limits agree; records without the key are not in it',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        for (const [id, conversation] of [['m3', 'b'], ['m1', 'b'], ['m2', 'a'], ['m4', 'b'], ['m5', undefined]] as const) await tx.put('messages', message(id, conversation));
+      });
+      const got = await store.read(async (tx) => ({
+        b: idsOf(await tx.getAllFromIndex('messages', 'conversation', 'b')),
+        first: idsOf(await tx.getAllFromIndex('messages', 'conversation', 'b', 2)),
+        keys: (await tx.getKeysFromIndex('messages', 'conversation', 'b')).join(' '),
+        count: await tx.countFromIndex('messages', 'conversation', 'b'),
+        none: (await tx.getAllFromIndex('messages', 'conversation', 'zz')).length,
+        all: idsOf(await tx.getAllFromIndex('messages', 'conversation', {})),
+      }));
+      check(got.b === 'm1 m3 m4', `records of key b in id order, got ${got.b}`);
+      check(got.first === 'm1 m3', `limit, got ${got.first}`);
+      check(got.keys === 'm1 m3 m4', `keys, got ${got.keys}`);
+      check(got.count === 3, `count, got ${got.count}`);
+      check(got.none === 0, 'a key nobody has finds nothing');
+      check(got.all === 'm2 m1 m3 m4', `an unbounded range lists by key, then id, without the record lacking a key, got ${got.all}`);
+      store.close();
+    },
+  },
+  {
+    name: 'an index range includes or excludes each end as asked',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        for (const [id, key] of [['1', 'a'], ['2', 'b'], ['3', 'c'], ['4', 'd']]) await tx.put('messages', message(`m${id}`, key));
+      });
+      const range = (query: { lower?: string; upper?: string; lowerOpen?: boolean; upperOpen?: boolean }) =>
+        store.read(async (tx) => idsOf(await tx.getAllFromIndex('messages', 'conversation', query)));
+      check((await range({ lower: 'b', upper: 'c' })) === 'm2 m3', 'closed range');
+      check((await range({ lower: 'b', upper: 'd', lowerOpen: true, upperOpen: true })) === 'm3', 'open range');
+      check((await range({ lower: 'c' })) === 'm3 m4', 'lower bound only');
+      check((await range({ upper: 'b', upperOpen: true })) === 'm1', 'upper bound only, open');
+      check((await store.read((tx) => tx.countFromIndex('messages', 'conversation', { lower: 'bb' }))) === 2, 'count of a range');
+      store.close();
+    },
+  },
+  {
+    name: 'an index inside a write sees its own puts, deletes and key changes; after commit and reopening, the index is in step',
+    async run({ open, reopen }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        for (const id of ['m1', 'm2', 'm3']) await tx.put('messages', message(id, 'a'));
+      });
+      const inWrite = await store.write(async (tx) => {
+        await tx.delete('messages', 'm1');
+        await tx.put('messages', message('m2', 'b'));
+        await tx.put('messages', message('m0', 'a'));
+        return { a: idsOf(await tx.getAllFromIndex('messages', 'conversation', 'a')), b: (await tx.getKeysFromIndex('messages', 'conversation', 'b')).join(' ') };
+      });
+      check(inWrite.a === 'm0 m3', `own changes seen in the write, got ${inWrite.a}`);
+      check(inWrite.b === 'm2', `a record moved to another key, got ${inWrite.b}`);
+      const after = async (s: Store) =>
+        s.read(async (tx) => `${idsOf(await tx.getAllFromIndex('messages', 'conversation', 'a'))} | ${await tx.countFromIndex('messages', 'conversation', 'b')}`);
+      check((await after(store)) === 'm0 m3 | 1', `after commit, got ${await after(store)}`);
+      const again = await reopen(store);
+      check((await after(again)) === 'm0 m3 | 1', `after reopening, got ${await after(again)}`);
+      again.close();
+    },
+  },
+  {
+    name: 'a write that throws leaves the index as it was',
+    async run({ open }) {
+      const store = await open();
+      await store.write((tx) => tx.put('tags', tag('t1', 'Alpha')));
+      await store
+        .write(async (tx) => {
+          await tx.put('tags', tag('t2', 'alpha'));
+          await tx.delete('tags', 't1');
+          throw new Error('boom');
+        })
+        .catch(() => undefined);
+      const found = await store.read((tx) => tx.getAllFromIndex('tags', 'folded', 'alpha'));
+      check(idsOf(found) === 't1', `the failed write changed nothing in the index, got ${idsOf(found)}`);
+      store.close();
     },
   },
 ];

@@ -1,9 +1,11 @@
 import { unref } from '../timers.ts';
-import { COLLECTIONS, type CollectionName, type Collections } from './records.ts';
-import type { ReadTx, Store, WriteTx } from './store.ts';
+import { COLLECTIONS, INDEXES, type CollectionName, type Collections, type IndexedCollection } from './records.ts';
+import type { IndexQuery, ReadTx, Store, WriteTx } from './store.ts';
 
 type Tables = { [C in CollectionName]: Map<string, Collections[C]> };
 type Staged = Map<CollectionName, Map<string, unknown>>;
+/** One index of a table: index key → the ids of the records with that key. */
+type IndexMap = Map<string, Set<string>>;
 
 /**
  * A Store held in memory: for tests, and for hosts without persistent storage. It behaves like IndexedDB
@@ -21,6 +23,8 @@ export class MemoryStore implements Store {
   private reading = 0;
   /** A table's ids in key order, made on first use after a write changed it (getRange reads them in batches). */
   private sorted = new WeakMap<Map<string, unknown>, string[]>();
+  /** A table's indexes by name, made on first use and kept in step by commits that change the table in place. */
+  private indexes = new WeakMap<Map<string, unknown>, Map<string, IndexMap>>();
 
   async read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
     const tables = this.tables;
@@ -94,7 +98,16 @@ export class MemoryStore implements Store {
       const current = this.tables[c] as Map<string, unknown>;
       const table = this.reading > 0 ? new Map(current) : current;
       this.sorted.delete(current);
+      // A replaced table gets its indexes made again on first use; one changed in place keeps them in step.
+      const indexes = table === current ? this.indexes.get(current) : undefined;
       for (const [id, value] of changes) {
+        if (indexes) {
+          for (const [name, index] of indexes) {
+            unindex(index, keyOf(c, name, table.get(id)), id);
+            const key = keyOf(c, name, value ?? undefined);
+            if (key !== undefined) (index.get(key) ?? index.set(key, new Set()).get(key)!).add(id);
+          }
+        }
         if (value === null) table.delete(id);
         else table.set(id, value);
       }
@@ -110,6 +123,7 @@ export class MemoryStore implements Store {
     scope: readonly CollectionName[] | undefined,
     live: () => boolean,
   ): ReadTx {
+    const self = this;
     const lookup = <C extends CollectionName>(c: C, id: string) => (live(), find(inScope(c, scope), id));
     /** Every id the transaction may see (committed and staged), in key order, as IndexedDB orders string keys. */
     const ids = (c: CollectionName): string[] => {
@@ -141,8 +155,65 @@ export class MemoryStore implements Store {
         return found;
       },
       count: async (c) => ids(c).filter((id) => lookup(c, id) !== undefined).length,
+      getAllFromIndex: async (c, index, query, limit) =>
+        indexed(c, index, query, limit).map((id) => clone(lookup(c, id))!) as never,
+      getKeysFromIndex: async (c, index, query, limit) => indexed(c, index, query, limit),
+      countFromIndex: async (c, index, query) => indexed(c, index, query).length,
     };
+    /** The ids an index query matches in this transaction's view (committed, then its staged changes), in index order. */
+    function indexed(c: IndexedCollection, name: string, query: IndexQuery, limit = Infinity): string[] {
+      live();
+      inScope(c, scope);
+      const found: [key: string, id: string][] = [];
+      const changes = staged?.get(c);
+      for (const [key, ids] of indexOf(tables[c] as Map<string, unknown>, c, name)) {
+        if (!matches(key, query)) continue;
+        for (const id of ids) if (!changes?.has(id)) found.push([key, id]);
+      }
+      for (const [id, value] of changes ?? []) {
+        const key = keyOf(c, name, value ?? undefined);
+        if (key !== undefined && matches(key, query)) found.push([key, id]);
+      }
+      found.sort(([ka, ia], [kb, ib]) => (ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0));
+      return found.slice(0, limit).map(([, id]) => id);
+    }
+    function indexOf(table: Map<string, unknown>, c: IndexedCollection, name: string): IndexMap {
+      let all = self.indexes.get(table);
+      if (!all) self.indexes.set(table, (all = new Map()));
+      let index = all.get(name);
+      if (!index) {
+        all.set(name, (index = new Map()));
+        for (const [id, record] of table) {
+          const key = keyOf(c, name, record);
+          if (key !== undefined) (index.get(key) ?? index.set(key, new Set()).get(key)!).add(id);
+        }
+      }
+      return index;
+    }
   }
+}
+
+/** The record's key in the index (undefined: not in it), as IndexedDB reads a key path holding a string. */
+function keyOf(c: CollectionName, name: string, record: unknown): string | undefined {
+  const spec = (INDEXES as Record<string, Record<string, { keyPath: string }> | undefined>)[c]?.[name];
+  if (!spec) throw new DOMException(`'${c}' has no index '${name}'`, 'NotFoundError');
+  const key = (record as Record<string, unknown> | undefined)?.[spec.keyPath];
+  return typeof key === 'string' ? key : undefined;
+}
+
+function unindex(index: IndexMap, key: string | undefined, id: string): void {
+  if (key === undefined) return;
+  const ids = index.get(key);
+  ids?.delete(id);
+  if (ids?.size === 0) index.delete(key);
+}
+
+function matches(key: string, query: IndexQuery): boolean {
+  if (typeof query === 'string') return key === query;
+  const { lower, upper, lowerOpen, upperOpen } = query;
+  if (lower !== undefined && (lowerOpen ? key <= lower : key < lower)) return false;
+  if (upper !== undefined && (upperOpen ? key >= upper : key > upper)) return false;
+  return true;
 }
 
 /** Node's check-phase tasks (setImmediate), which can run before a 0 ms timer; absent in browsers. */

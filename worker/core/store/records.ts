@@ -69,6 +69,8 @@ export interface ContentRecord {
 export interface TagRecord {
   id: string;
   text: string;
+  /** `foldTag(text)`: the key the `folded` index finds a tag by, whatever the case of the text asked for. */
+  folded: string;
   category: TagCategoryEnum;
   created: string;
   updated: string;
@@ -275,6 +277,31 @@ export interface Collections {
 }
 
 export type CollectionName = keyof Collections;
+
+/** What an index of a collection is keyed by: a string field of its records (records without one are not in it). */
+export interface IndexSpec {
+  keyPath: string;
+}
+
+/**
+ * The indexes each collection has, by name (IndexedDB indexes, PostgreSQL expression indexes). Adding one
+ * needs a migration in both worker/browser/idb-store.ts and worker/node/pg/migrations.ts.
+ * Not unique: a restore may bring a tag or website whose text another one of another id already has.
+ */
+export const INDEXES = {
+  activities: { asset: { keyPath: 'asset' } },
+  messages: { conversation: { keyPath: 'conversation' } },
+  tags: { folded: { keyPath: 'folded' } },
+  websites: { url: { keyPath: 'url' } },
+} as const satisfies { [C in CollectionName]?: Record<string, IndexSpec> };
+
+export type IndexedCollection = keyof typeof INDEXES;
+export type IndexName<C extends IndexedCollection> = keyof (typeof INDEXES)[C] & string;
+
+/** A tag's text as the `folded` index keys it: tags of the same text in another case are the same tag. */
+export function foldTag(text: string): string {
+  return text.toLowerCase();
+}
 
 export const COLLECTIONS: readonly CollectionName[] = [
   'assets',

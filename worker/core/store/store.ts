@@ -1,4 +1,15 @@
-import type { CollectionName, Collections } from './records.ts';
+import type { CollectionName, Collections, IndexedCollection, IndexName } from './records.ts';
+
+/** Index keys from `lower` to `upper` (either may be absent: unbounded), each end included unless open, as IDBKeyRange. */
+export interface KeyRange {
+  lower?: string;
+  upper?: string;
+  lowerOpen?: boolean;
+  upperOpen?: boolean;
+}
+
+/** One index key, or a range of them. */
+export type IndexQuery = string | KeyRange;
 
 export interface ReadTx {
   get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined>;
@@ -11,6 +22,15 @@ export interface ReadTx {
   getRange<C extends CollectionName>(collection: C, after: string | undefined, limit: number): Promise<Collections[C][]>;
   /** How many records the collection holds. */
   count(collection: CollectionName): Promise<number>;
+  /**
+   * The records whose index key matches `query` (up to `limit`), ordered by index key and then by id, as
+   * IndexedDB's `index.getAll`. Indexes are declared in records.ts (`INDEXES`).
+   */
+  getAllFromIndex<C extends IndexedCollection>(collection: C, index: IndexName<C>, query: IndexQuery, limit?: number): Promise<Collections[C][]>;
+  /** The ids of the records `getAllFromIndex` would return, without reading the records. */
+  getKeysFromIndex<C extends IndexedCollection>(collection: C, index: IndexName<C>, query: IndexQuery, limit?: number): Promise<string[]>;
+  /** How many records the index query matches. */
+  countFromIndex<C extends IndexedCollection>(collection: C, index: IndexName<C>, query: IndexQuery): Promise<number>;
 }
 
 export interface WriteTx extends ReadTx {

@@ -8,7 +8,8 @@
  *   then one RESET frame. The socket is the `tessera-socket` header's id (streams/protocol.ts); requests
  *   of other sockets, in this tab or another, run on.
  * - `{conversation, stop: true}`: that conversation's running request ends (with STOPPED, keeping what it
- *   produced), then one STOPPED frame; also when nothing was running there (stopping is idempotent).
+ *   produced) when this socket started it, then one STOPPED frame; also when nothing of this socket's was
+ *   running there (stopping is idempotent). Another socket's request runs on, as with a reset.
  * - `relevance` and/or `question`: an exchange. Both at once without `relevance.options.question` is the
  *   documented error: one FAILED frame (statusCode 422).
  * - A frame that is not a QGPTStreamInput: one FAILED frame (400 not JSON, 422 misfit).
@@ -81,7 +82,7 @@ export async function* answerStream(ctx: ServiceContext, text: string, closed?: 
       yield { conversation: '', request, status: 'FAILED', errorMessage: 'A stop needs the conversation to stop.', statusCode: 422 };
       return;
     }
-    await running.end(input.conversation, 'stop');
+    await running.endOn(input.conversation, 'stop', socket);
     yield { conversation: input.conversation, request, status: 'STOPPED' };
     return;
   }

@@ -40,6 +40,15 @@ export class RunningRequests {
   }
 
   /**
+   * Ends the conversation's request only when `socket` started it (a `{stop}` frame): a stop on one socket
+   * never ends what another socket, in this tab or another, asked for.
+   */
+  async endOn(conversation: string, reason: EndReason, socket: string | undefined): Promise<void> {
+    if (this.#byConversation.get(conversation)?.socket !== socket) return;
+    await this.end(conversation, reason);
+  }
+
+  /**
    * Ends every request the socket started (those started without a socket id when `socket` is undefined)
    * and waits until they have finished. Other sockets' requests, in this tab or another, run on.
    */

@@ -197,7 +197,7 @@ export class PostgresDatabase implements Database {
 /**
  * `sql` with each `$n` replaced by the SQL literal of `params[n - 1]`: strings quoted (single quotes
  * doubled, exact under standard_conforming_strings), finite numbers as they are, null, and arrays of
- * strings as quoted array literals (the statement casts them: `$1::text[]`). Only for statements written
+ * strings and nulls as quoted array literals (the statement casts them: `$1::text[]`). Only for statements written
  * in this folder, whose text has no `$n` of its own.
  */
 export function inline(sql: string, params: readonly unknown[]): string {
@@ -210,7 +210,8 @@ function literal(value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (Array.isArray(value)) {
     const items = value.map((item) => {
-      if (typeof item !== 'string') throw new TypeError('inline: arrays of strings only');
+      if (item === null) return 'NULL';
+      if (typeof item !== 'string') throw new TypeError('inline: arrays of strings and nulls only');
       return `"${item.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
     });
     return quoteString(`{${items.join(',')}}`);

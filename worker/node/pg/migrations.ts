@@ -12,14 +12,33 @@
  * A collection added to worker/core/store/records.ts needs a migration here that creates its table (as
  * IndexedDB needs one in idb-store.ts); `migrate` says so when one is missing.
  */
-import { COLLECTIONS } from '../../core/store/records.ts';
+import { COLLECTIONS, INDEXES, foldTag, type CollectionName, type IndexedCollection, type TagRecord } from '../../core/store/records.ts';
 import type { Database, SqlClient } from './database.ts';
+import { decodeRecord, encodeRecord } from './encode.ts';
 
 export interface Migration {
   version: number;
   name: string;
   /** The statements, given the quoted schema name. */
   up(schema: string): string[];
+  /** Record rewrites that need code, after the statements, in the same transaction. */
+  data?(client: SqlClient, schema: string): Promise<void>;
+}
+
+/**
+ * A collection's indexes (records.ts INDEXES) as columns beside `data`, one per index, named as the index
+ * and filled from the record on every write, with a btree on `(column, id)`: the key order IndexedDB reads
+ * an index in. Columns rather than expressions on `data` because `->>` fails on a string holding U+0000.
+ */
+export function indexColumns(c: CollectionName): { name: string; keyPath: string }[] {
+  const indexes = (INDEXES as Record<string, Record<string, { keyPath: string }>>)[c] ?? {};
+  return Object.entries(indexes).map(([name, { keyPath }]) => ({ name, keyPath }));
+}
+
+/** The record's key in an index column: its string field, or null (not indexed) when absent or not storable. */
+export function indexKey(record: unknown, keyPath: string): string | null {
+  const key = (record as Record<string, unknown>)[keyPath];
+  return typeof key === 'string' && !key.includes('\0') ? key : null;
 }
 
 const table = (schema: string, name: string) =>
@@ -66,6 +85,41 @@ export const MIGRATIONS: Migration[] = [
     name: 'idempotency keys (IndexedDB version 5)',
     up: (s) => [table(s, 'idempotency')],
   },
+  {
+    version: 3,
+    name: 'indexes: activities by asset, messages by conversation, tags by folded text, websites by url (IndexedDB version 6)',
+    up: (s) =>
+      Object.keys(INDEXES).flatMap((c) =>
+        indexColumns(c as IndexedCollection).flatMap(({ name }) => [
+          `ALTER TABLE ${s}.${quote(c)} ADD COLUMN IF NOT EXISTS ${quote(name)} text COLLATE "C"`,
+          `CREATE INDEX IF NOT EXISTS ${quote(`${c}_${name}`)} ON ${s}.${quote(c)} (${quote(name)}, id)`,
+        ]),
+      ),
+    async data(client, s) {
+      for (const c of Object.keys(INDEXES) as IndexedCollection[]) {
+        const columns = indexColumns(c);
+        const sets = columns.map(({ name }, i) => `${quote(name)} = v.k${i}`).join(', ');
+        const unnest = columns.map((_, i) => `$${i + 3}::text[]`).join(', ');
+        const keys = columns.map((_, i) => `k${i}`).join(', ');
+        // In batches by id, so a library of many activities is never all in memory at once.
+        for (let after = ''; ; ) {
+          const rows = await client.query<{ id: string; data: string }>(
+            `SELECT id, data::text AS data FROM ${s}.${quote(c)} WHERE id > $1 ORDER BY id LIMIT 1000`,
+            [after],
+          );
+          if (rows.length === 0) break;
+          after = rows.at(-1)!.id;
+          const records = rows.map((row) => decodeRecord<Record<string, unknown>>(row.data));
+          // Tags gain the `folded` field their index reads.
+          if (c === 'tags') for (const tag of records) tag.folded = foldTag((tag as unknown as TagRecord).text);
+          await client.query(
+            `UPDATE ${s}.${quote(c)} t SET data = v.data, ${sets} FROM unnest($1::text[], $2::json[], ${unnest}) AS v(id, data, ${keys}) WHERE t.id = v.id`,
+            [rows.map((r) => r.id), records.map((r) => encodeRecord(r)), ...columns.map(({ keyPath }) => records.map((r) => indexKey(r, keyPath)))],
+          );
+        }
+      }
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
@@ -105,6 +159,7 @@ export async function migrate(db: Database, schema: string): Promise<number> {
         // One round trip per migration.
         const record = `INSERT INTO ${s}.schema_migrations (version, name) VALUES (${migration.version}, ${literal(migration.name)})`;
         await client.script([...migration.up(s), record].join(';\n'));
+        await migration.data?.(client, s);
       }
       await checkTables(client, schema);
       await client.query('COMMIT');

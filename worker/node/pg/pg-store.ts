@@ -20,10 +20,10 @@
 import { ApiError } from '../../core/errors.ts';
 import { unref } from '../../core/timers.ts';
 import { COLLECTIONS, type CollectionName } from '../../core/store/records.ts';
-import type { ReadTx, Store, WriteTx } from '../../core/store/store.ts';
+import type { IndexQuery, ReadTx, Store, WriteTx } from '../../core/store/store.ts';
 import type { Database, Lease, SqlClient } from './database.ts';
 import { decodeRecord, encodeRecord } from './encode.ts';
-import { migrate, quote } from './migrations.ts';
+import { indexColumns, indexKey, migrate, quote } from './migrations.ts';
 
 export interface PgStoreOptions {
   /** The PostgreSQL schema holding the tables. Default `tessera`. */
@@ -103,7 +103,8 @@ class Transaction {
   private inflight = new Set<Promise<unknown>>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private immediate: unknown;
-  private staged = new Map<CollectionName, Map<string, string | null>>();
+  /** Per collection, by id: the record as JSON text with its index keys, or null for a delete. */
+  private staged = new Map<CollectionName, Map<string, Staged | null>>();
   private stagedCount = 0;
   private appended = false;
   private began = false;
@@ -240,7 +241,7 @@ class Transaction {
           }
           const out = [];
           for (const id of ids) {
-            const text = staged?.has(id) ? staged.get(id)! : found.get(id);
+            const text = staged?.has(id) ? staged.get(id)?.text : found.get(id);
             if (text) out.push(decodeRecord(text));
           }
           return out as never;
@@ -267,10 +268,19 @@ class Transaction {
           const [row] = await this.client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table(c)}`);
           return row?.n ?? 0;
         }),
+      getAllFromIndex: (c, index, query, limit) =>
+        this.call(c, async () => decode(await this.fromIndex(c, index, query, 'data::text AS data', limit)) as never),
+      getKeysFromIndex: (c, index, query, limit) =>
+        this.call(c, async () => (await this.fromIndex<{ id: string }>(c, index, query, 'id', limit)).map((r) => r.id)),
+      countFromIndex: (c, index, query) =>
+        this.call(c, async () => {
+          const [row] = await this.fromIndex<{ n: number }>(c, index, query, 'count(*)::int AS n');
+          return row?.n ?? 0;
+        }),
       put: (c, record) =>
         this.call(c, async () => {
           if (this.mode !== 'write') throw new DOMException('A read transaction cannot put.', 'ReadOnlyError');
-          this.stage(c, record.id, encodeRecord(record));
+          this.stage(c, record.id, { text: encodeRecord(record), keys: indexColumns(c).map(({ keyPath }) => indexKey(record, keyPath)) });
           if (this.stagedCount >= FLUSH_AT) for (const name of [...this.staged.keys()]) await this.flush(name);
         }),
       delete: (c, id) =>
@@ -283,13 +293,42 @@ class Transaction {
     return tx;
   }
 
-  private stage(c: CollectionName, id: string, text: string | null): void {
+  /** The rows an index query matches (flushing the collection's staged changes first), in index key then id order. */
+  private async fromIndex<R = { data: string }>(c: CollectionName, index: string, query: IndexQuery, select: string, limit?: number): Promise<R[]> {
+    if (!indexColumns(c).some((i) => i.name === index)) throw new DOMException(`'${c}' has no index '${index}'`, 'NotFoundError');
+    if (limit !== undefined && !(limit > 0)) return [];
+    await this.flush(c);
+    const column = quote(index);
+    const params: unknown[] = [];
+    const where = [`${column} IS NOT NULL`];
+    const bound = (op: string, key: string) => {
+      params.push(key);
+      where.push(`${column} ${op} $${params.length}`);
+    };
+    if (typeof query === 'string') {
+      if (!storable(query)) return [];
+      bound('=', query);
+    } else {
+      if (query.lower !== undefined) bound(query.lowerOpen ? '>' : '>=', query.lower.replaceAll('\0', ''));
+      if (query.upper !== undefined) bound(query.upperOpen ? '<' : '<=', query.upper.replaceAll('\0', ''));
+    }
+    const counting = select.startsWith('count(');
+    let sql = `SELECT ${select} FROM ${this.tables[c]} WHERE ${where.join(' AND ')}`;
+    if (!counting) sql += ` ORDER BY ${column}, id`;
+    if (!counting && limit !== undefined && Number.isFinite(limit)) {
+      params.push(Math.floor(limit));
+      sql += ` LIMIT $${params.length}`;
+    }
+    return this.client.query<R>(sql, params);
+  }
+
+  private stage(c: CollectionName, id: string, staged: Staged | null): void {
     if (typeof id !== 'string') throw new DOMException(`A record of '${c}' needs a string id.`, 'DataError');
     let changes = this.staged.get(c);
     if (!changes) this.staged.set(c, (changes = new Map()));
     if (!changes.has(id)) this.stagedCount++;
-    changes.set(id, text);
-    if (c === 'changes' && text !== null) this.appended = true;
+    changes.set(id, staged);
+    if (c === 'changes' && staged !== null) this.appended = true;
   }
 
   /** Sends the staged changes of one collection. Taken off the stage first: later calls stage anew. */
@@ -299,30 +338,43 @@ class Transaction {
     this.staged.delete(c);
     this.stagedCount -= changes.size;
     const table = this.tables[c];
-    const puts: [string, string][] = [];
+    const puts: [string, Staged][] = [];
     const deletes: string[] = [];
-    for (const [id, text] of changes) {
-      if (text === null) deletes.push(id);
-      else puts.push([id, text]);
+    for (const [id, staged] of changes) {
+      if (staged === null) deletes.push(id);
+      else puts.push([id, staged]);
     }
     if (deletes.length > 0) await this.client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [deletes]);
-    const upsert = 'ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data';
+    if (puts.length === 0) return;
+    const columns = indexColumns(c).map(({ name }) => quote(name));
+    const names = ['id', 'data', ...columns].join(', ');
+    const upsert = `ON CONFLICT (id) DO UPDATE SET ${['data', ...columns].map((n) => `${n} = EXCLUDED.${n}`).join(', ')}`;
     if (puts.length === 1) {
-      await this.client.query(`INSERT INTO ${table} (id, data) VALUES ($1, $2::json) ${upsert}`, puts[0]);
+      const [id, { text, keys }] = puts[0]!;
+      const values = ['$1', '$2::json', ...columns.map((_, i) => `$${i + 3}`)].join(', ');
+      await this.client.query(`INSERT INTO ${table} (${names}) VALUES (${values}) ${upsert}`, [id, text, ...keys]);
       return;
     }
+    const arrays = ['$1::text[]', '$2::json[]', ...columns.map((_, i) => `$${i + 3}::text[]`)].join(', ');
     for (let i = 0; i < puts.length; i += BATCH) {
       const batch = puts.slice(i, i + BATCH);
-      await this.client.query(`INSERT INTO ${table} (id, data) SELECT * FROM unnest($1::text[], $2::json[]) ${upsert}`, [
+      await this.client.query(`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ${upsert}`, [
         batch.map(([id]) => id),
-        batch.map(([, text]) => text),
+        batch.map(([, { text }]) => text),
+        ...columns.map((_, k) => batch.map(([, { keys }]) => keys[k])),
       ]);
     }
   }
 }
 
-function fromStage(text: string | null) {
-  return text === null ? undefined : decodeRecord(text);
+/** A staged put: the record as JSON text, and its key in each index column (indexColumns order). */
+interface Staged {
+  text: string;
+  keys: (string | null)[];
+}
+
+function fromStage(staged: Staged | null) {
+  return staged === null ? undefined : decodeRecord(staged.text);
 }
 
 /** Connection failures: the server went away, refused or dropped the connection, or shut down. */

@@ -46,11 +46,28 @@ export function questionPrompt(query: string, passages: readonly Passage[], hist
   ];
 }
 
-/** Earlier turns as chat messages (system and unknown turns are left out: the rules are ours). */
+/**
+ * At most this many characters of earlier turns go into the prompt, the newest turns first: past the
+ * model's context window every question would fail over to the extractive answer. About 4,000 tokens.
+ */
+export const HISTORY_CHARS = 16_000;
+
+/**
+ * Earlier turns as chat messages (system and unknown turns are left out: the rules are ours): the newest
+ * that fit in HISTORY_CHARS together; a newest turn longer than that alone keeps its end.
+ */
 export function chatTurns(history: readonly Turn[]): ChatMessage[] {
-  return history
-    .filter((t) => (t.role === 'USER' || t.role === 'ASSISTANT') && t.text.trim() !== '')
-    .map((t) => ({ role: t.role === 'USER' ? ('user' as const) : ('assistant' as const), content: t.text }));
+  const turns = history.filter((t) => (t.role === 'USER' || t.role === 'ASSISTANT') && t.text.trim() !== '');
+  const kept: ChatMessage[] = [];
+  let left = HISTORY_CHARS;
+  for (let i = turns.length - 1; i >= 0 && left > 0; i--) {
+    const { role, text } = turns[i]!;
+    if (text.length > left && kept.length > 0) break;
+    const content = text.length > left ? text.slice(-left) : text;
+    kept.unshift({ role: role === 'USER' ? 'user' : 'assistant', content });
+    left -= content.length;
+  }
+  return kept;
 }
 
 /**
