@@ -37,7 +37,7 @@ import type { LibraryPreviews, LibraryRows } from '../../worker/core/library/sch
 import type { EmbedderInfo } from '../../worker/core/embed/embedder.ts';
 import type { EmbeddingProgress } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 
-/** `GET /qgpt/settings`: the answer endpoint, without its key. */
+/** `GET /qgpt/settings` (the answer endpoint) or `GET /embeddings/settings`, without the key. */
 export interface AnswerEndpoint {
   configured: boolean;
   url?: string;
@@ -146,6 +146,14 @@ export interface TesseraApi {
   testAnswerEndpoint(): Promise<{ ok: boolean; message: string; models?: string[] }>;
   /** GET /embeddings: the active embedder */
   embedder(): Promise<EmbedderInfo>;
+  /** GET /embeddings/settings: the embeddings endpoint, without its key */
+  embeddingsEndpoint(): Promise<AnswerEndpoint>;
+  /** PUT /embeddings/settings */
+  setEmbeddingsEndpoint(settings: { url: string; model: string; apiKey?: string; enabled?: boolean }): Promise<AnswerEndpoint>;
+  /** DELETE /embeddings/settings: the built-in embedder again */
+  clearEmbeddingsEndpoint(): Promise<AnswerEndpoint>;
+  /** POST /embeddings/settings/test: asks the saved endpoint for a vector */
+  testEmbeddingsEndpoint(): Promise<{ ok: boolean; message: string }>;
   /** GET /embeddings/library: how far the library's vectors are */
   embeddingProgress(): Promise<EmbeddingProgress>;
 }
@@ -224,6 +232,10 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     clearAnswerEndpoint: () => write<AnswerEndpoint>('/qgpt/settings', undefined, 'DELETE'),
     testAnswerEndpoint: () => post<{ ok: boolean; message: string; models?: string[] }>('/qgpt/settings/test'),
     embedder: () => call<EmbedderInfo>('/embeddings'),
+    embeddingsEndpoint: () => call<AnswerEndpoint>('/embeddings/settings'),
+    setEmbeddingsEndpoint: (settings) => write<AnswerEndpoint>('/embeddings/settings', settings, 'PUT'),
+    clearEmbeddingsEndpoint: () => write<AnswerEndpoint>('/embeddings/settings', undefined, 'DELETE'),
+    testEmbeddingsEndpoint: () => post<{ ok: boolean; message: string }>('/embeddings/settings/test'),
     embeddingProgress: () => call<EmbeddingProgress>('/embeddings/library'),
   };
 }

@@ -121,12 +121,15 @@ async function answered(page: Page, index: number): Promise<void> {
   await expect(askButton(page)).toBeVisible();
 }
 
+/** The Settings card of the answer endpoint (the embeddings endpoint's card has the same fields). */
+const answerCard = (page: Page) => page.getByRole('region', { name: 'Answer endpoint' });
+
 /** Makes the stand-in the answer endpoint through Settings (Endpoint URL, Model, Save endpoint). */
 async function configureInSettings(page: Page, url: string): Promise<void> {
   await nav(page, 'Settings').click();
-  await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(url);
-  await page.getByRole('textbox', { name: 'Model' }).fill('stand-in');
-  await page.getByRole('button', { name: 'Save endpoint' }).click();
+  await answerCard(page).getByRole('textbox', { name: 'Endpoint URL' }).fill(url);
+  await answerCard(page).getByRole('textbox', { name: 'Model' }).fill('stand-in');
+  await answerCard(page).getByRole('button', { name: 'Save endpoint' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
 }
 
@@ -180,17 +183,17 @@ test('with the stand-in configured the answer comes from it; Test connection suc
 
   // A key over plain http to another machine is refused in the UI, and nothing is saved.
   await nav(page, 'Settings').click();
-  await page.getByRole('textbox', { name: 'Endpoint URL' }).fill('http://models.example.com/v1');
-  await page.getByRole('textbox', { name: 'Model' }).fill('stand-in');
-  await page.getByLabel('API key (optional)').fill('sk-secret');
-  await page.getByRole('button', { name: 'Save endpoint' }).click();
+  await answerCard(page).getByRole('textbox', { name: 'Endpoint URL' }).fill('http://models.example.com/v1');
+  await answerCard(page).getByRole('textbox', { name: 'Model' }).fill('stand-in');
+  await answerCard(page).getByLabel('API key (optional)').fill('sk-secret');
+  await answerCard(page).getByRole('button', { name: 'Save endpoint' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'An API key is only sent over https://' })).toBeVisible();
   expect(await page.evaluate(() => fetch('/api/qgpt/settings').then((r) => r.json()))).toEqual({ configured: false });
   await expect(page.getByRole('button', { name: 'Test connection' })).toHaveCount(0);
 
-  await page.getByLabel('API key (optional)').fill('');
+  await answerCard(page).getByLabel('API key (optional)').fill('');
   await configureInSettings(page, server.url);
-  await page.getByRole('button', { name: 'Test connection' }).click();
+  await answerCard(page).getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByRole('status').filter({ hasText: `Connected: stand-in at ${server.url} answered` })).toBeVisible();
 
   await nav(page, 'Ask').click();

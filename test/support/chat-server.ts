@@ -1,11 +1,14 @@
 /**
  * A small OpenAI-compatible chat-completions server on localhost for the tests: POST `/v1/chat/completions`
  * answers the configured reply as a server-sent event stream (`data: {"choices":[{"delta":{"content"}}]}`
- * chunks, then `data: [DONE]`), or fails the way `mode` says. Every request is recorded (headers and parsed
+ * chunks, then `data: [DONE]`), or fails the way `mode` says. POST `/v1/embeddings` answers `{data:
+ * [{index, embedding}]}` with a word-count vector of EMBEDDING_DIMENSIONS for each input (`standInVector`),
+ * or fails the way `mode` says (`close-mid-stream` drops the connection, `malformed` answers one vector
+ * too few). Every request is recorded (headers and parsed
  * body). CORS is open (`access-control-allow-origin: *`, preflight answered) so a service worker on another
  * localhost port may call it.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ChatServerMode =
@@ -69,6 +72,10 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
       body = raw;
     }
     state.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    if (req.method === 'POST' && req.url === '/v1/embeddings') {
+      await answerEmbeddings(state.mode, body, res, cors);
+      return;
+    }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
       return;
@@ -112,6 +119,39 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
       server.close(() => resolve());
     });
   return handle;
+}
+
+export const EMBEDDING_DIMENSIONS = 16;
+
+/** The stand-in's vector of a text: its lower-cased words counted into EMBEDDING_DIMENSIONS buckets (unnormalised). */
+export function standInVector(text: string): number[] {
+  const vector: number[] = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    let h = 7;
+    for (const c of word) h = (h * 31 + c.charCodeAt(0)) % 1_000_003;
+    vector[h % EMBEDDING_DIMENSIONS]! += 1;
+  }
+  if (!vector.some((x) => x > 0)) vector[0] = 1;
+  return vector;
+}
+
+async function answerEmbeddings(mode: ChatServerMode, body: any, res: ServerResponse, cors: Record<string, string>) {
+  if (mode === 'error500') {
+    res.writeHead(500, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model crashed' } }));
+    return;
+  }
+  if (mode === 'close-mid-stream') {
+    res.destroy();
+    return;
+  }
+  res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+  if (mode === 'silent') {
+    res.flushHeaders();
+    return;
+  }
+  const input: string[] = Array.isArray(body?.input) ? body.input : [String(body?.input ?? '')];
+  const data = input.map((text, index) => ({ object: 'embedding', index, embedding: standInVector(text) }));
+  res.end(JSON.stringify({ object: 'list', model: body?.model, data: mode === 'malformed' ? data.slice(1) : data }));
 }
 
 function chunk(text: string, size: number): string[] {

@@ -40,7 +40,7 @@ const MODEL = { id: 'extractive', version: '1', created: { value: '2026-01-01T00
 const relevantFragment = (raw: string) => ({ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(raw).asset } });
 const FLAGS = { transferables: 'true', pseudo: 'false' };
 
-/** Every route of worker/core/app.ts (wellKnown, search, streams, assets, asset, labels, conversations, backup, embeddings, folders, library, qgpt, qgpt/settings). */
+/** Every route of worker/core/app.ts (wellKnown, search, streams, assets, asset, labels, conversations, backup, embeddings, embeddings/settings, folders, library, qgpt, qgpt/settings). */
 export const ROUTES: Route[] = [
   { method: 'GET', path: '/.well-known/health' },
   { method: 'GET', path: '/.well-known/version' },
@@ -114,6 +114,11 @@ export const ROUTES: Route[] = [
   { method: 'PUT', path: '/qgpt/settings', body: () => ({ url: 'http://localhost:9/v1', model: 'tiny', apiKey: 'k', enabled: true }) },
   { method: 'DELETE', path: '/qgpt/settings' },
   { method: 'POST', path: '/qgpt/settings/test' },
+  // embeddings/settings (likewise never reached: relevance falls back to the built-in embedder)
+  { method: 'GET', path: '/embeddings/settings' },
+  { method: 'PUT', path: '/embeddings/settings', body: () => ({ url: 'http://localhost:9/v1', model: 'tiny-embed', apiKey: 'k', enabled: true }) },
+  { method: 'DELETE', path: '/embeddings/settings' },
+  { method: 'POST', path: '/embeddings/settings/test' },
 ];
 
 // ---------------------------------------------------------------------------------------------------

@@ -17,10 +17,14 @@ const StreamReplySchema = StreamReplySchema_();
 const EmbedderInfoSchema = z.object({
   id: z.string().min(1),
   dimensions: z.number().int().nonnegative(),
-  kind: z.enum(['hashing', 'transformers', 'custom']),
+  kind: z.enum(['hashing', 'transformers', 'endpoint', 'custom']),
   status: z.enum(['ready', 'available', 'loading', 'failed']),
   reason: z.string().optional(),
   error: z.string().optional(),
+  endpoint: z
+    .object({ url: z.string().min(1), model: z.string().min(1), status: z.enum(['active', 'failed']), error: z.string().min(1).optional(), retryAt: z.iso.datetime().optional() })
+    .strict()
+    .optional(),
 });
 const EmbeddingProgressSchema = z.object({
   embedder: z.string(),
@@ -80,7 +84,7 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['POST', /^\/qgpt\/reprompt$/, S.QGPTRepromptOutputSchema],
   ['POST', /^\/qgpt\/persons\/related$/, S.QGPTPersonsRelatedOutputSchema],
   // Tessera's own routes
-  ['POST', /^\/qgpt\/settings\/test$/, z.object({ ok: z.boolean(), message: z.string().min(1) })],
+  ['POST', /^\/(qgpt|embeddings)\/settings\/test$/, z.object({ ok: z.boolean(), message: z.string().min(1) })],
   ['GET', /^\/conversations$/, S.ConversationsSchema],
   ['GET', new RegExp(`^/conversation/${ID}$`), S.ConversationSchema],
   ['POST', /^\/conversation\/update$/, S.ConversationSchema],
@@ -93,9 +97,9 @@ const table: [method: string, path: RegExp, schema: z.ZodType | 'text' | 'empty'
   ['POST', /^\/embeddings\/library$/, EmbeddingProgressSchema],
   ['GET', /^\/folders$/, z.object({ iterable: z.array(z.object({ name: z.string().min(1), path: z.string().min(1), created: z.string(), permission: z.enum(['granted', 'prompt', 'denied']).optional() })) })],
   ['DELETE', new RegExp(`^/folders/${ID}$`), 'empty'],
-  ['GET', /^\/qgpt\/settings$/, PublicSettingsSchema],
-  ['PUT', /^\/qgpt\/settings$/, PublicSettingsSchema],
-  ['DELETE', /^\/qgpt\/settings$/, PublicSettingsSchema],
+  ['GET', /^\/(qgpt|embeddings)\/settings$/, PublicSettingsSchema],
+  ['PUT', /^\/(qgpt|embeddings)\/settings$/, PublicSettingsSchema],
+  ['DELETE', /^\/(qgpt|embeddings)\/settings$/, PublicSettingsSchema],
 ];
 
 export const ErrorBodySchema = z.object({

@@ -86,6 +86,7 @@ describe('bad input gets a clear error and changes nothing', () => {
       'POST /api/conversations/:conversation/delete',
       'POST /api/embeddings/library',
       'POST /api/qgpt/settings/test',
+      'POST /api/embeddings/settings/test',
       'POST /api/backup/restore',
     ];
     const routes = api.app.routes.map((r) => `${r.method} ${r.path}`).filter((r) => /^(POST|PUT) /.test(r) && !bodyless.includes(r));

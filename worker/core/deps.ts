@@ -1,6 +1,8 @@
 import { AssetCache } from './assets/asset-cache.ts';
 import type { Classifier } from './assets/classifier.ts';
+import { ConfiguredEmbedder } from './embed/configured.ts';
 import type { Embedder } from './embed/embedder.ts';
+import { activeEmbeddingSettings } from './embed/endpoint-settings.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
@@ -21,7 +23,11 @@ export interface Deps {
   maxBodyBytes?: number;
   /** The largest backup file `POST /backup/restore` takes (413 above it). Default 512 MiB. */
   maxRestoreBytes?: number;
-  /** Turns snippets into vectors (worker/core/embed). Default the hashing embedder, which needs no files. */
+  /**
+   * Turns snippets into vectors (worker/core/embed): the built-in embedder, default the hashing embedder,
+   * which needs no files. The Context's embedder wraps it (embed/configured.ts): a configured embeddings
+   * endpoint answers instead while it works.
+   */
   embedder?: Embedder;
   /** Recently read Assets, emptied on every published change. Default one on `feed`. */
   assetCache?: AssetCache;
@@ -44,17 +50,20 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_RESTORE_BYTES = 512 * 1024 * 1024;
 
 export function withDefaults(deps: Deps): ServiceContext {
+  const fetcher: typeof fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+  const builtIn = deps.embedder ?? new HashingEmbedder();
   return {
     base: '/api',
     now: () => new Date(),
     newId: () => crypto.randomUUID(),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     maxRestoreBytes: DEFAULT_MAX_RESTORE_BYTES,
-    embedder: new HashingEmbedder(),
     files: NO_FILES,
-    fetch: (input, init) => fetch(input, init),
     loadModule: NO_MODULES,
     ...deps,
+    fetch: fetcher,
+    embedder:
+      builtIn instanceof ConfiguredEmbedder ? builtIn : new ConfiguredEmbedder(builtIn, { readSettings: () => activeEmbeddingSettings(deps.store), fetch: fetcher }),
     // Made only when missing: a cache subscribes to the feed, and withDefaults may see a ServiceContext again.
     assetCache: deps.assetCache ?? new AssetCache(deps.feed),
   };

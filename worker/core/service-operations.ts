@@ -29,6 +29,8 @@ export const OPERATIONS = {
   describeEmbedder: 'read',
   embed: 'read',
   embeddingProgress: 'read',
+  embeddingSettings: 'read',
+  testEmbeddingSettings: 'read',
   listIdentifiers: 'read',
   pseudoSnapshot: 'read',
   getFormats: 'read',
@@ -61,6 +63,8 @@ export const OPERATIONS = {
   removeFolder: 'write',
   saveChatSettings: 'write',
   clearChatSettings: 'write',
+  saveEmbeddingSettings: 'write',
+  clearEmbeddingSettings: 'write',
   refreshEmbeddings: 'write',
 } as const satisfies Record<Operation, 'read' | 'write'>;
 

@@ -17,7 +17,15 @@ import { readBackup } from './backup/read.ts';
 import { restoreBackup, type RestoreSummary } from './backup/restore.ts';
 import { backupFilename, backupStream } from './backup/write.ts';
 import type { ServiceContext } from './deps.ts';
-import { describeEmbedder, type EmbedderInfo } from './embed/embedder.ts';
+import { describeEmbedder, embedTagged, type EmbedderInfo, type TaggedVectors } from './embed/embedder.ts';
+import {
+  clearEmbeddingSettings,
+  EmbeddingSettingsSchema,
+  readEmbeddingSettings,
+  testEmbeddingSettings,
+  writeEmbeddingSettings,
+  type EmbeddingSettings,
+} from './embed/endpoint-settings.ts';
 import { ApiError, badRequest } from './errors.ts';
 import { changeLink, linkKindOf, type LinkKind, type LinkPath } from './links/associate.ts';
 import { createSummary, createTag, createWebsite, listSummaries, listTags, listWebsites } from './links/labels.ts';
@@ -171,6 +179,10 @@ export interface Services {
   embed(input: EmbedRequest): Promise<Embedded>;
   /** GET /embeddings/library */
   embeddingProgress(): Promise<EmbeddingProgress>;
+  /** GET /embeddings/settings (the API key never answered back) */
+  embeddingSettings(): Promise<PublicChatSettings>;
+  /** POST /embeddings/settings/test: whether the saved embeddings endpoint answers */
+  testEmbeddingSettings(): Promise<SettingsTest>;
   /** GET /assets/identifiers */
   listIdentifiers(options?: { pseudo?: boolean }): Promise<FlattenedAssets>;
   /** GET /assets/pseudo */
@@ -237,6 +249,10 @@ export interface Services {
   saveChatSettings(settings: ChatSettings): Promise<PublicChatSettings>;
   /** DELETE /qgpt/settings */
   clearChatSettings(): Promise<PublicChatSettings>;
+  /** PUT /embeddings/settings */
+  saveEmbeddingSettings(settings: EmbeddingSettings): Promise<PublicChatSettings>;
+  /** DELETE /embeddings/settings */
+  clearEmbeddingSettings(): Promise<PublicChatSettings>;
   /** POST /embeddings/library: starts bringing the library's vectors up to date; the progress now. */
   refreshEmbeddings(): Promise<EmbeddingProgress>;
 }
@@ -329,6 +345,8 @@ export function createServices(ctx: ServiceContext): AllServices {
     },
     embed: (input) => embedTexts(ctx, check(EmbedRequestSchema, input, '{texts: string[]}').texts),
     embeddingProgress: async () => vectorIndexFor(ctx).progress,
+    embeddingSettings: async () => publicSettings(await readEmbeddingSettings(ctx.store)),
+    testEmbeddingSettings: () => testEmbeddingSettings(ctx),
     listIdentifiers: (options?: { pseudo?: boolean }) => listIdentifiers(ctx, { pseudo: flag(options, 'pseudo', false) }),
     pseudoSnapshot: () => pseudoSnapshot(ctx),
     getFormats: (asset: string, options?: TransferableOptions) => getFormats(ctx, id(asset), transferables(options)),
@@ -367,6 +385,8 @@ export function createServices(ctx: ServiceContext): AllServices {
     removeFolder: (name: string) => removeFolder(ctx, id(name, 'folder')),
     saveChatSettings: (settings) => writeChatSettings(ctx, check(ChatSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
     clearChatSettings: () => clearChatSettings(ctx),
+    saveEmbeddingSettings: (settings) => writeEmbeddingSettings(ctx, check(EmbeddingSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
+    clearEmbeddingSettings: () => clearEmbeddingSettings(ctx),
     refreshEmbeddings: async () => {
       const vectors = vectorIndexFor(ctx);
       vectors.current().catch((error) => console.error('embeddings: bringing the library vectors up to date failed', error));
@@ -389,15 +409,16 @@ const searching = (options?: SearchOptions, observer?: SearchObserver) => ({
 });
 
 async function embedTexts(ctx: ServiceContext, texts: string[]): Promise<Embedded> {
-  let vectors: Float32Array[];
+  let tagged: TaggedVectors;
   try {
-    vectors = await ctx.embedder.embed(texts);
+    // Tagged: a configured endpoint that fails mid-call leaves the vectors of the built-in embedder.
+    tagged = await embedTagged(ctx.embedder, texts);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new ApiError(503, 'embedder_unavailable', `The embedder ${ctx.embedder.id} failed: ${message}`);
   }
-  await ctx.embedder.ready?.(); // settled by embed(); id and dimensions are readable
-  return { embedder: ctx.embedder.id, dimensions: ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) };
+  const { embedder, vectors } = tagged;
+  return { embedder, dimensions: vectors[0]?.length ?? ctx.embedder.dimensions, vectors: vectors.map((v) => Array.from(v)) };
 }
 
 /** Asks the saved endpoint for a one-word completion; says the reason only when it fails (not the endpoint's own error text). */

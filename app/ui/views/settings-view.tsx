@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { AnswerEndpoint, EmbedderInfo, EmbeddingProgress } from '../../client/api.ts';
+import { useEffect, useState } from 'preact/hooks';
+import type { EmbedderInfo, EmbeddingProgress } from '../../client/api.ts';
 import { listFolders, pickFolder, removeFolder, type GrantedFolder } from '../../client/folders.ts';
 import { BACKUP_REMINDER_DAYS, backUp, daysSinceBackup, lastBackup, restore, type RestoreSummary } from '../backup.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { dateTime } from '../format.ts';
 import { messageOf } from '../library-state.ts';
 import { useSession, type Session, type Theme } from '../session.ts';
+import { EndpointCard } from './endpoint-card.tsx';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'Follow the system' },
@@ -13,9 +14,11 @@ const THEMES: { value: Theme; label: string }[] = [
   { value: 'dark', label: 'Dark' },
 ];
 
-/** Settings: storage, backup and restore, the embedder, the answer endpoint, granted folders, the theme. */
+/** Settings: storage, backup and restore, the embedder and its endpoint, the answer endpoint, granted folders, the theme. */
 export function SettingsView() {
   const session = useSession();
+  // Remounting the embedder card after the embeddings endpoint changed shows the new one.
+  const [embedderShown, setEmbedderShown] = useState(0);
   return (
     <section class="settings" aria-labelledby="settings-title">
       <h2 id="settings-title" tabIndex={-1}>
@@ -23,7 +26,8 @@ export function SettingsView() {
       </h2>
       <Storage />
       <Backup session={session} />
-      <Embedder session={session} />
+      <Embedder session={session} key={embedderShown} />
+      <EmbeddingsEndpointSettings session={session} onChange={() => setEmbedderShown((n) => n + 1)} />
       <AnswerEndpointSettings session={session} />
       <Folders session={session} />
       <fieldset>
@@ -196,7 +200,8 @@ function Embedder({ session }: { session: Session }) {
       <p>
         {info ? (
           <>
-            {info.kind === 'hashing' ? 'The built-in hashing embedder (no model files needed)' : `Model ${info.id}`} · {info.dimensions || '?'} dimensions · {info.status}
+            {info.kind === 'hashing' ? 'The built-in hashing embedder (no model files needed)' : info.kind === 'endpoint' ? `The embeddings endpoint (${info.id})` : `Model ${info.id}`} ·{' '}
+            {info.dimensions || '?'} dimensions · {info.status}
             {info.reason ? ` · ${info.reason}` : ''}
           </>
         ) : (
@@ -213,112 +218,34 @@ function Embedder({ session }: { session: Session }) {
   );
 }
 
-/** Plain http is allowed for this machine only: a key sent elsewhere in clear could be read on the way. */
-export function keyTransportProblem(url: string, apiKey: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'The endpoint must be a full URL, such as http://localhost:11434/v1.';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'The endpoint must be an http:// or https:// URL.';
-  const local = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname) || /^127\./.test(parsed.hostname);
-  if (apiKey && parsed.protocol === 'http:' && !local) return 'An API key is only sent over https:// (or plain http:// to this machine), so it cannot be read on the way.';
-  return undefined;
+function AnswerEndpointSettings({ session }: { session: Session }) {
+  return (
+    <EndpointCard
+      id="endpoint"
+      title="Answer endpoint"
+      intro="Without one, answers are extractive: the passages of your snippets that answer best, each naming its source. With an OpenAI-compatible chat endpoint (a local Ollama or LM Studio, or a hosted one), a model writes the answer from those passages."
+      modelPlaceholder="llama3.2"
+      saveLabel="Save endpoint"
+      saved="Saved. Answers now come from this endpoint (with an extractive answer when it fails)."
+      removed="Removed: answers are extractive again."
+      calls={{ get: session.api.answerEndpoint, set: session.api.setAnswerEndpoint, clear: session.api.clearAnswerEndpoint, test: session.api.testAnswerEndpoint }}
+    />
+  );
 }
 
-function AnswerEndpointSettings({ session }: { session: Session }) {
-  const [current, setCurrent] = useState<AnswerEndpoint | undefined>(undefined);
-  const [url, setUrl] = useState('');
-  const [model, setModel] = useState('');
-  const [apiKey, setApiKey] = useState('');
-  const [message, setMessage] = useState<{ text: string; error?: boolean } | undefined>(undefined);
-  // The saved settings fill the fields only if the user has not started typing (a slow answer must not
-  // wipe what was typed meanwhile).
-  const typed = useRef(false);
-  useEffect(() => {
-    session.api.answerEndpoint().then((s) => {
-      setCurrent(s);
-      if (typed.current) return;
-      setUrl(s.url ?? '');
-      setModel(s.model ?? '');
-    }, () => {});
-  }, []);
-  const save = async (e: Event) => {
-    e.preventDefault();
-    const problem = keyTransportProblem(url, apiKey);
-    if (problem) return setMessage({ text: problem, error: true });
-    try {
-      const saved = await session.api.setAnswerEndpoint({ url, model, ...(apiKey && { apiKey }), enabled: true });
-      setCurrent(saved);
-      setApiKey('');
-      setMessage({ text: 'Saved. Answers now come from this endpoint (with an extractive answer when it fails).' });
-    } catch (error) {
-      setMessage({ text: messageOf(error), error: true });
-    }
-  };
-  const test = async () => {
-    setMessage({ text: 'Testing…' });
-    try {
-      const result = await session.api.testAnswerEndpoint();
-      setMessage({ text: result.message, error: !result.ok });
-    } catch (error) {
-      setMessage({ text: messageOf(error), error: true });
-    }
-  };
-  const clear = async () => {
-    const cleared = await session.api.clearAnswerEndpoint().catch(() => undefined);
-    if (cleared) {
-      setCurrent(cleared);
-      setUrl('');
-      setModel('');
-      setMessage({ text: 'Removed: answers are extractive again.' });
-    }
-  };
+function EmbeddingsEndpointSettings({ session, onChange }: { session: Session; onChange: () => void }) {
   return (
-    <section aria-labelledby="endpoint-title" class="settings-card">
-      <h3 id="endpoint-title">Answer endpoint</h3>
-      <p class="muted">
-        Without one, answers are extractive: the passages of your snippets that answer best, each naming its source. With an OpenAI-compatible chat endpoint (a
-        local Ollama or LM Studio, or a hosted one), a model writes the answer from those passages.
-      </p>
-      <form class="endpoint-form" onSubmit={(e) => void save(e)}>
-        <label class="field">
-          <span>Endpoint URL</span>
-          <input type="url" required value={url} placeholder="http://localhost:11434/v1" onInput={(e) => ((typed.current = true), setUrl(e.currentTarget.value))} />
-        </label>
-        <label class="field">
-          <span>Model</span>
-          <input type="text" required value={model} placeholder="llama3.2" onInput={(e) => ((typed.current = true), setModel(e.currentTarget.value))} />
-        </label>
-        <label class="field">
-          <span>API key (optional)</span>
-          <input type="password" autocomplete="off" value={apiKey} placeholder={current?.hasApiKey ? 'A key is saved; type to replace it' : 'sk-…'} onInput={(e) => setApiKey(e.currentTarget.value)} />
-        </label>
-        <p class="muted small">
-          The key is kept in this site's IndexedDB in this browser profile, sent only to this endpoint, and never answered back by the API. Any script running on
-          this site could read it: use a key you can revoke.
-        </p>
-        <div class="row-actions">
-          <button type="submit">Save endpoint</button>
-          {current?.configured && (
-            <>
-              <button type="button" class="secondary" onClick={() => void test()}>
-                Test connection
-              </button>
-              <button type="button" class="secondary" onClick={() => void clear()}>
-                Remove
-              </button>
-            </>
-          )}
-        </div>
-      </form>
-      {message && (
-        <p role="status" class={message.error ? 'error' : ''}>
-          {message.text}
-        </p>
-      )}
-    </section>
+    <EndpointCard
+      id="embeddings-endpoint"
+      title="Embeddings endpoint"
+      intro="Optional. Relevance blends word matches with vectors from the built-in embedder; an OpenAI-compatible embeddings endpoint (a local Ollama with a code embedding model, say) can make the vectors instead. The library is embedded again after a change, and the built-in embedder answers while the endpoint fails."
+      modelPlaceholder="nomic-embed-text"
+      saveLabel="Save embeddings endpoint"
+      saved="Saved. The library is embedded again with this endpoint."
+      removed="Removed: the built-in embedder makes the vectors again."
+      calls={{ get: session.api.embeddingsEndpoint, set: session.api.setEmbeddingsEndpoint, clear: session.api.clearEmbeddingsEndpoint, test: session.api.testEmbeddingsEndpoint }}
+      onChange={onChange}
+    />
   );
 }
 

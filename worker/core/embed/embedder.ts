@@ -16,6 +16,12 @@ export interface Embedder {
   readonly dimensions: number;
   /** One vector per text, in order, each L2-normalised (an empty text gives the zero vector). */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * `embed`, saying which embedder's vectors they are: an embedder that switches (configured.ts, an
+   * endpoint that fails mid-call falls back to the built-in one) answers the id of the one that made them.
+   * Call it through `embedTagged`.
+   */
+  embedTagged?(texts: string[]): Promise<TaggedVectors>;
   /** What it is and how it is doing, for people and the API (see `describeEmbedder`). */
   describe?(): EmbedderInfo;
   /**
@@ -25,12 +31,26 @@ export interface Embedder {
   ready?(): Promise<void>;
 }
 
+export interface TaggedVectors {
+  /** The id of the embedder that made `vectors`. */
+  embedder: string;
+  vectors: Float32Array[];
+}
+
+/** Vectors and the id of the embedder that made them; whoever stores or compares vectors embeds this way. */
+export async function embedTagged(embedder: Embedder, texts: string[]): Promise<TaggedVectors> {
+  if (embedder.embedTagged) return embedder.embedTagged(texts);
+  const vectors = await embedder.embed(texts);
+  await embedder.ready?.();
+  return { embedder: embedder.id, vectors };
+}
+
 /** What a host reports about its active embedder (`GET /api/embeddings`). */
 export interface EmbedderInfo {
   id: string;
   /** 0 while unknown (a model fetched from the hub, before it has loaded). */
   dimensions: number;
-  kind: 'hashing' | 'transformers' | 'custom';
+  kind: 'hashing' | 'transformers' | 'endpoint' | 'custom';
   /**
    * `ready`: embeds at once. `available`: files found, the model loads on first use. `loading`,
    * `failed` (then `error` says why; the next use tries again).
@@ -39,6 +59,8 @@ export interface EmbedderInfo {
   /** Why this embedder is the active one: "model files found at /models/…", "no config.json at …". */
   reason?: string;
   error?: string;
+  /** The embeddings endpoint the user configured (configured.ts), when there is one: in use, or failed. */
+  endpoint?: { url: string; model: string; status: 'active' | 'failed'; error?: string; retryAt?: string };
   /** Inference figures since the worker started (transformers): texts, batches, ms, longest slice. */
   stats?: { texts: number; batches: number; inferenceMs: number; loadMs: number; longestSliceMs: number };
 }

@@ -22,7 +22,7 @@ import { isStopword, terms } from '../search/tokenize.ts';
 import { looksLikeCode } from '../assets/language/shape.ts';
 import { splitSnippets } from './vectors/snippets.ts';
 import { dotQuantized } from './vectors/vector-matrix.ts';
-import { embeddingText, madeFrom, readAssetTexts, vectorIndexFor } from './vectors/snippet-vectors.ts';
+import { embeddingText, libraryVectorsWithQuery, madeFrom, readAssetTexts } from './vectors/snippet-vectors.ts';
 
 /**
  * Weight of the lexical score in the blend. Tuned on the CoSQA dev queries (test/bench/relevance-quality.ts;
@@ -76,10 +76,9 @@ export function vectorQuery(query: string): string {
 /** The library's best snippets for a query: the whole library (pseudo assets excluded) or the assets in `within`. */
 export async function rankLibrary(ctx: ServiceContext, query: string, within: ReadonlySet<string> | undefined, limit: number): Promise<RankedSnippet[]> {
   const search = searchIndexFor(ctx);
-  const [index, { entries: vectors, matrix }, [queryVector]] = await Promise.all([
+  const [index, { entries: vectors, matrix, query: queryVector }] = await Promise.all([
     search.current(undefined, { meta: false, query }),
-    vectorIndexFor(ctx).current(),
-    ctx.embedder.embed([vectorQuery(query)]),
+    libraryVectorsWithQuery(ctx, vectorQuery(query)),
   ]);
   const pseudo = (id: string) => {
     const slot = index.slot(id);
@@ -95,7 +94,7 @@ export async function rankLibrary(ctx: ServiceContext, query: string, within: Re
   hits?.slots.forEach((slot, i) => lexical.set(index.idOf(slot)!, hits.scores[i]!));
 
   // Each asset's vector score is its best snippet's.
-  const best = matrix.bestByAsset(queryVector!, within);
+  const best = queryVector ? matrix.bestByAsset(queryVector, within) : new Map<string, number>();
   const byVector = topKeys(best, wanted * 2).filter((id) => within || !pseudo(id)).slice(0, wanted);
 
   const blended = blend(lexical, best, [...new Set([...lexical.keys(), ...byVector])]);
@@ -116,7 +115,7 @@ export async function rankLibrary(ctx: ServiceContext, query: string, within: Re
         const source = formatText.get(s.format);
         if (!source) return undefined;
         const snippet = source.text.slice(s.start, s.end);
-        return { s, snippet, specific: source.specific, fit: 0.5 * dotQuantized(queryVector!, s.vector, s.scale) + 0.5 * overlap(queryTerms, snippet) };
+        return { s, snippet, specific: source.specific, fit: 0.5 * (queryVector ? dotQuantized(queryVector, s.vector, s.scale) : 0) + 0.5 * overlap(queryTerms, snippet) };
       })
       .filter((x) => x !== undefined)
       .sort((a, b) => b.fit - a.fit);

@@ -2,6 +2,7 @@ import { Hono } from 'hono/quick';
 import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
 import { readJson } from './http.ts';
+import { json, keyed } from './idempotent.ts';
 
 /**
  * `/embeddings`: Tessera's own API (not part of the desktop API) to see and try the active embedder.
@@ -17,6 +18,11 @@ import { readJson } from './http.ts';
  *   far the library's snippet vectors are (qgpt/vectors.ts); after a change of embedder `pending` counts
  *   down while everything is re-embedded. POST `/embeddings/library` starts bringing them up to date in
  *   the background and answers 202 with the progress (relevance does it too, before it answers).
+ * - `/embeddings/settings`: an OpenAI-compatible embeddings endpoint (`<url>/embeddings`) to embed with
+ *   instead of the built-in embedder, like `/qgpt/settings` for answers: GET, PUT `{url, model, apiKey?,
+ *   enabled?}` (the key never answered back, only over https or to this machine), DELETE, and POST
+ *   `/test` -> `{ok, message}`. While the endpoint fails the built-in embedder answers (GET `/embeddings`
+ *   says why, under `endpoint`); a change of either re-embeds the library.
  */
 export function embeddingRoutes(ctx: ServiceContext) {
   const app = new Hono();
@@ -33,6 +39,10 @@ export function embeddingRoutes(ctx: ServiceContext) {
     const timing = `read;dur=${(read - started).toFixed(1)}, embed;dur=${(done - read).toFixed(1)}, json;dur=${(performance.now() - done).toFixed(1)}`;
     return c.body(body, 200, { 'content-type': 'application/json', 'server-timing': timing });
   });
+  app.get('/settings', async (c) => c.json(await services.embeddingSettings()));
+  app.put('/settings', keyed(ctx, json, async (c, services) => services.saveEmbeddingSettings(await readJson(c, ctx.maxBodyBytes))));
+  app.post('/settings/test', async (c) => c.json(await services.testEmbeddingSettings()));
+  app.delete('/settings', keyed(ctx, json, async (_c, services) => services.clearEmbeddingSettings()));
   app.get('/library', async (c) => c.json(await services.embeddingProgress()));
   app.post('/library', async (c) => c.json(await services.refreshEmbeddings(), 202));
   return app;

@@ -25,6 +25,7 @@ import { contentText } from '../../search/documents.ts';
 import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
 import type { AssetRecord, IndexRecord, SnippetRecord } from '../../store/records.ts';
 import type { ReadTx } from '../../store/store.ts';
+import { embedTagged } from '../../embed/embedder.ts';
 import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
@@ -51,6 +52,14 @@ export interface EmbeddingProgress {
   /** Snippets with current vectors. */
   snippets: number;
   running: boolean;
+}
+
+/** The library's vectors (VectorIndex.current). */
+export interface LibraryVectors {
+  entries: ReadonlyMap<string, SnippetRecord>;
+  matrix: VectorMatrix;
+  /** The embedder that made them. */
+  embedder: string;
 }
 
 /** One asset's text as the vectors see it: each text format's content, original first. */
@@ -92,16 +101,21 @@ export class VectorIndex {
     this.following = true;
   }
 
-  /** Every committed asset's snippet vectors: by asset id, and as one matrix to scan. */
-  async current(): Promise<{ entries: ReadonlyMap<string, SnippetRecord>; matrix: VectorMatrix }> {
-    await this.exclusive(async () => {
+  /** Every committed asset's snippet vectors: by asset id, as one matrix to scan, and whose they are. */
+  async current(): Promise<LibraryVectors> {
+    const embedder = await this.exclusive(async () => {
       await this.ctx.embedder.ready?.();
-      if (!this.loaded || this.embedderId !== this.ctx.embedder.id) await this.load();
-      await this.catchUp();
+      // A second round when the active embedder changed while catching up (an endpoint failed): the
+      // vectors are then those of the one that answers now.
+      for (let round = 0; round < 2; round++) {
+        if (!this.loaded || this.embedderId !== this.ctx.embedder.id) await this.load();
+        if (await this.catchUp()) break;
+      }
+      return this.embedderId;
     });
     if (this.snapshotSeq !== this.seq) this.scheduleSnapshot();
     this.matrix ??= VectorMatrix.of(this.entries.values());
-    return { entries: this.entries, matrix: this.matrix };
+    return { entries: this.entries, matrix: this.matrix, embedder };
   }
 
   get progress(): EmbeddingProgress {
@@ -184,7 +198,8 @@ export class VectorIndex {
     this.loaded = true;
   }
 
-  private async catchUp(): Promise<void> {
+  /** Applies the changes since the saved seq; false when the active embedder changed midway (nothing more saved). */
+  private async catchUp(): Promise<boolean> {
     const todo = new Set<string>();
     const gone = new Set<string>();
     let seq: number;
@@ -200,7 +215,7 @@ export class VectorIndex {
       for (const asset of assets) if (this.entries.get(asset.id)?.updated !== asset.updated) todo.add(asset.id);
       for (const id of [...this.entries.keys(), ...this.stale]) if (!ids.has(id)) gone.add(id);
     } else {
-      if (changes.length === 0) return;
+      if (changes.length === 0) return true;
       seq = changes[changes.length - 1]!.seq;
       for (const change of changes) {
         if (change.kind === 'deleted') {
@@ -212,18 +227,22 @@ export class VectorIndex {
         }
       }
     }
-    await this.apply([...todo], [...gone], seq);
+    if (!(await this.apply([...todo], [...gone], seq))) return false;
     this.reconcile = false;
+    return true;
   }
 
-  /** Embeds `todo`, forgets `gone`, and records `seq` as applied, chunk by chunk. */
-  private async apply(todo: string[], gone: string[], seq: number): Promise<void> {
+  /**
+   * Embeds `todo`, forgets `gone`, and records `seq` as applied, chunk by chunk; stops (false) when the
+   * vectors came from another embedder than this index's (the active one changed).
+   */
+  private async apply(todo: string[], gone: string[], seq: number): Promise<boolean> {
     this.running = true;
     this.pending = todo.length;
     try {
       if (todo.length === 0) {
         await this.save([], gone, seq);
-        return;
+        return true;
       }
       for (let i = 0; i < todo.length; i += CHUNK) {
         const ids = todo.slice(i, i + CHUNK);
@@ -247,12 +266,14 @@ export class VectorIndex {
           return record && record !== this.entries.get(t.asset.id) ? [record] : [];
         });
         const changed = texts.filter((t) => !current(t));
-        const records = changed.length === 0 ? [] : await embedAssets(this.ctx, changed);
+        const { embedder, records } = changed.length === 0 ? { embedder: this.embedderId, records: [] } : await embedAssets(this.ctx, changed);
+        if (embedder !== this.embedderId) return false;
         const last = i + CHUNK >= todo.length;
         // Assets deleted since the change was logged have no text: their vectors go too.
         await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq, reused);
         this.pending = Math.max(0, todo.length - i - CHUNK);
       }
+      return true;
     } finally {
       this.running = false;
       this.pending = 0;
@@ -323,7 +344,7 @@ export function madeFrom(entry: SnippetRecord, text: AssetText): boolean {
   return entry.key === undefined ? entry.updated === text.asset.updated : entry.key === contentKey(text);
 }
 
-async function embedAssets(ctx: ServiceContext, items: AssetText[]): Promise<SnippetRecord[]> {
+async function embedAssets(ctx: ServiceContext, items: AssetText[]): Promise<{ embedder: string; records: SnippetRecord[] }> {
   const pieces: { item: number; format: string; start: number; end: number; text: string }[] = [];
   items.forEach((item, i) => {
     for (const { format, text, code } of item.texts) {
@@ -332,16 +353,28 @@ async function embedAssets(ctx: ServiceContext, items: AssetText[]): Promise<Sni
       }
     }
   });
-  const vectors = await ctx.embedder.embed(pieces.map((p) => p.text));
+  const { embedder, vectors } = await embedTagged(ctx.embedder, pieces.map((p) => p.text));
   const records: SnippetRecord[] = items.map((item) => ({
     id: item.asset.id,
     updated: item.asset.updated,
     key: contentKey(item),
-    embedder: ctx.embedder.id,
+    embedder,
     snippets: [],
   }));
   pieces.forEach((p, k) => records[p.item]!.snippets.push({ format: p.format, start: p.start, end: p.end, ...quantize(vectors[k]!) }));
-  return records;
+  return { embedder, records };
+}
+
+/**
+ * The library's vectors and a query's, made by one embedder. When the active embedder changes between the
+ * two (a configured endpoint failed), the library's are brought over to the new one and the query embedded
+ * again; `query` is undefined only if they still differ (the vector side then sits this call out).
+ */
+export async function libraryVectorsWithQuery(ctx: ServiceContext, text: string): Promise<LibraryVectors & { query: Float32Array | undefined }> {
+  const index = vectorIndexFor(ctx);
+  let [vectors, query] = await Promise.all([index.current(), embedTagged(ctx.embedder, [text])]);
+  if (query.embedder !== vectors.embedder) [vectors, query] = await Promise.all([index.current(), embedTagged(ctx.embedder, [text])]);
+  return { ...vectors, query: query.embedder === vectors.embedder ? query.vectors[0] : undefined };
 }
 
 
