@@ -12,10 +12,9 @@
  * mode's `fetch` goes to its Worker; both read the same IndexedDB store. Each pair is timed until the body
  * is read, interleaved (which goes first alternates), and the ratio embedded / worker of p50 and p95.
  */
-import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
-import { fragmentSeed } from '../support/seeds.ts';
-import { distFolder, freePort, repoRoot, serveBuild } from './server.ts';
+import type { Page } from 'playwright-core';
+import { freePort, runSectionAlone } from './server.ts';
+import { pageWithSnippets } from './streams.ts';
 import { line, stats, type Stats } from './stats.ts';
 
 const WARMUP = 50;
@@ -99,31 +98,12 @@ export async function benchEmbedded(options: { page: Page; ids: string[]; log: (
 // Alone: node .bench/embedded.mjs --dist <build>
 
 async function standalone(): Promise<number> {
-  const root = repoRoot();
-  const dist = distFolder(root);
   const port = Number(process.env.BENCH_EMBEDDED_PORT) || (await freePort());
-  const server = await serveBuild(root, dist, port);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`http://localhost:${port}/?ui=off`);
-    await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
-    const bodies = Array.from({ length: 200 }, (_, n) => JSON.stringify(fragmentSeed(`def f${n}(x):\n    return x * ${n}\n`, undefined, { specific: 'py' })));
-    const ids = await page.evaluate(async (bodies) => {
-      const out: string[] = [];
-      for (const body of bodies) {
-        const response = await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        out.push(((await response.json()) as { id: string }).id);
-      }
-      return out;
-    }, bodies);
+  return runSectionAlone(port, async (browser, origin, dist) => {
+    const { page, ids } = await pageWithSnippets(browser, origin);
     console.log(`Tessera embedded-mode benchmark — Chromium ${browser.version()}, build ${dist}`);
     await benchEmbedded({ page, ids, log: (text = '') => console.log(text), phase: (title) => console.log(`\n${title}`) });
-    return 0;
-  } finally {
-    await browser.close();
-    server.kill();
-  }
+  });
 }
 
 if (/embedded\.(m?js|ts)$/.test(process.argv[1] ?? '')) process.exitCode = await standalone();

@@ -16,7 +16,7 @@
  *  2. reading one asset: `rpc().getAsset(id)` (MessageChannel + comlink) against `fetch('/api/asset/{id}')`
  *     until the JSON is parsed, interleaved (which goes first alternates), and the ratio of their p50s.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { fragmentSeed } from '../support/seeds.ts';
 import { freePort, runSectionAlone } from './server.ts';
 import { line, stats, type Stats } from './stats.ts';
@@ -194,21 +194,27 @@ export async function benchStreams(args: { page: Page; ids: string[]; log: (text
 // ---------------------------------------------------------------------------------------------------
 // Alone: node .bench/streams.mjs --dist <build>   (BENCH_STREAMS_PORT, else a free loopback port)
 
+/** A fresh page of the build at `origin`, ready, with 200 small Python snippets created through it. */
+export async function pageWithSnippets(browser: Browser, origin: string): Promise<{ page: Page; ids: string[] }> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${origin}/?ui=off`);
+  await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
+  const bodies = Array.from({ length: 200 }, (_, n) => JSON.stringify(fragmentSeed(`def f${n}(x):\n    return x * ${n}\n`, undefined, { specific: 'py' })));
+  const ids = await page.evaluate(async (bodies) => {
+    const out: string[] = [];
+    for (const body of bodies) {
+      const response = await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      out.push(((await response.json()) as { id: string }).id);
+    }
+    return out;
+  }, bodies);
+  return { page, ids };
+}
+
 async function standalone(): Promise<number> {
   const port = Number(process.env.BENCH_STREAMS_PORT) || (await freePort());
   return runSectionAlone(port, async (browser, origin, dist) => {
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${origin}/?ui=off`);
-    await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
-    const bodies = Array.from({ length: 200 }, (_, n) => JSON.stringify(fragmentSeed(`def f${n}(x):\n    return x * ${n}\n`, undefined, { specific: 'py' })));
-    const ids = await page.evaluate(async (bodies) => {
-      const out: string[] = [];
-      for (const body of bodies) {
-        const response = await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        out.push(((await response.json()) as { id: string }).id);
-      }
-      return out;
-    }, bodies);
+    const { page, ids } = await pageWithSnippets(browser, origin);
     console.log(`Tessera streams and RPC benchmark — Chromium ${browser.version()}, build ${dist}`);
     await benchStreams({ page, ids, log: (text = '') => console.log(text), phase: (title) => console.log(`\n${title}`) });
   });
