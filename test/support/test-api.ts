@@ -7,7 +7,7 @@ import { afterAll } from 'vitest';
 import { IdbStore } from '../../worker/browser/idb-store.ts';
 import { createApp } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
-import type { Deps } from '../../worker/core/deps.ts';
+import { withDefaults, type Deps } from '../../worker/core/deps.ts';
 import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
@@ -70,7 +70,8 @@ export async function createTestApi(
   const feed = new MemoryFeed();
   const events: ChangeEvent[] = [];
   feed.subscribe((event) => events.push(event));
-  const app = createApp({
+  // The context the app runs with, for tests that reach a layer under the routes (the vector index).
+  const ctx = withDefaults({
     store,
     feed,
     classifier: options.classifier ?? (await testClassifier()),
@@ -81,6 +82,7 @@ export async function createTestApi(
     ...(options.embedder ? { embedder: options.embedder } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
+  const app = createApp(ctx);
 
   const origin = overHttp ? await listen((request) => app.fetch(request)) : undefined;
 
@@ -106,6 +108,7 @@ export async function createTestApi(
 
   return {
     app,
+    ctx,
     store,
     feed,
     events,

@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ServiceContext } from '../../worker/core/deps.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { VECTOR_SNAPSHOT_ID, snapshotRecords, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
@@ -63,7 +62,7 @@ describe('the vector snapshot', () => {
     // The first worker's index writes the snapshot; then a write and a deletion land after it.
     const snapshotOf = () => first.store.read((tx) => tx.get('indexes', VECTOR_SNAPSHOT_ID));
     expect(await snapshotOf()).toBeUndefined();
-    await saveSnapshotOf(first, embedder);
+    await saveSnapshotOf(first);
     expect((await snapshotOf())?.data).toMatchObject({ ids: expect.arrayContaining([yaml, retry]) });
     const csv = (await first.create(fragmentSeed(CSV_SNIPPET))).id as string;
     expect((await first.post(`/assets/${retry}/delete`)).status).toBe(200);
@@ -85,7 +84,7 @@ describe('the vector snapshot', () => {
     const first = await createTestApi({ embedder });
     await first.create(fragmentSeed(YAML_SNIPPET));
     await ask(first, 'yaml');
-    await saveSnapshotOf(first, embedder);
+    await saveSnapshotOf(first);
     // The change log moved on past the snapshot (as after more changes than it keeps).
     await first.store.write(async (tx) => {
       const snapshot = (await tx.get('indexes', VECTOR_SNAPSHOT_ID))!;
@@ -108,8 +107,8 @@ describe('the vector snapshot', () => {
  * Writes the snapshot of the test app's vector index now (it would a moment after the vectors changed).
  * The index is the one of the app's store and embedder, made by its first relevance call.
  */
-async function saveSnapshotOf(api: TestApi, embedder: Embedder): Promise<void> {
-  await vectorIndexFor({ store: api.store, embedder } as ServiceContext).saveSnapshot();
+async function saveSnapshotOf(api: TestApi): Promise<void> {
+  await vectorIndexFor(api.ctx).saveSnapshot();
 }
 
 describe('the vector index following writes', () => {
@@ -123,7 +122,7 @@ describe('the vector index following writes', () => {
     await api.create(fragmentSeed(CSV_SNIPPET));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(embedded).toEqual([]); // not following yet: nothing embedded without a relevance call
-    vectorIndexFor({ store: api.store, embedder } as ServiceContext).follow();
+    vectorIndexFor(api.ctx).follow();
     await api.create(fragmentSeed(RETRY_SNIPPET));
     await vi.waitFor(async () => expect((await library()).embedded).toBe(3), { timeout: 5000, interval: 50 });
     expect(embedded.filter((t) => t.includes('load_config') || t.includes('write_rows') || t.includes('retryWithBackoff'))).toHaveLength(3);
