@@ -29,8 +29,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Seed } from '@pieces.app/pieces-os-client';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
+import type { Browser } from 'playwright-core';
 import { startHostProcess, type HostProcess } from '../support/node-host.ts';
 import { PostgresDatabase } from '../../worker/node/pg/database.ts';
 import { browserCreates } from './node-host-browser.ts';
@@ -38,7 +37,7 @@ import { measureFullText, formatFullText, type FullTextResult } from './node-hos
 import { createInFlight, createSeeds, createSequential, frameLatencyAcross, importLibrary, searchEach } from './node-host-measure.ts';
 import { SnippetGen } from './library-snippets.ts';
 import type { SearchBenchResult } from './search.ts';
-import { argValue, distFolder, repoRoot, serveBuild } from './server.ts';
+import { argValue, runSectionAlone } from './server.ts';
 import { line, ms, stats, type Stats } from './stats.ts';
 import type { benchStreams } from './streams.ts';
 
@@ -264,19 +263,12 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 // Alone: serve a build for the browser's creates, then the section.
 
 async function standalone(): Promise<number> {
-  const root = repoRoot();
   const port = Number(process.env.BENCH_PORT || 4175);
-  const server = await serveBuild(root, distFolder(root), port);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
+  return runSectionAlone(port, async (browser, origin) => {
     const sizes = argValue('--sizes')?.split(',').map(Number);
-    const result = await runNodeHostBench({ browser, origin: `http://localhost:${port}`, ...(sizes ? { sizes } : {}) });
+    const result = await runNodeHostBench({ browser, origin, ...(sizes ? { sizes } : {}) });
     if (process.argv.includes('--json')) console.log(JSON.stringify(result));
-    return 0;
-  } finally {
-    await browser.close();
-    server.kill();
-  }
+  });
 }
 
 if (process.argv[1] && /^node-host\.(ts|mjs|js)$/.test(basename(process.argv[1]))) process.exitCode = await standalone();
