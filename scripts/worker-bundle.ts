@@ -50,8 +50,8 @@ function workerBuildOptions(production: boolean) {
     sourcemap: production ? false : 'inline',
     write: false,
     logLevel: 'silent',
-    // @vscode/vscode-languagedetection's bundle names Node built-ins in code paths that only run
-    // under Node; left external, they are never required in the worker.
+    // transformers.js names Node built-ins in code paths that only run under Node; left external,
+    // they are never required in the worker.
     external: ['crypto', 'fs', 'path', 'punycode', 'util', 'stream', 'http', 'url', 'https', 'zlib', 'encoding'],
     // transformers.js imports onnxruntime-web's WebGPU build; the plain wasm build (its factory bundled
     // in, no `import()` of a separate .mjs) is the one a service worker can run.
@@ -65,11 +65,6 @@ function workerBuildOptions(production: boolean) {
  * leaves the exports of `source` in `globalThis.__tesseraLazy_<name>`.
  */
 const LAZY_SCRIPTS: Record<string, string> = {
-  // The language model's TF.js code (assets/language/vscode-model.ts, LanguageDetectionLib).
-  languagedetection: [
-    "export { ModelOperations } from '@vscode/vscode-languagedetection';",
-    "export { default as cpuBackendChunk } from '@vscode/vscode-languagedetection/dist/lib/979.js';",
-  ].join('\n'),
   // FlexSearch, for typo lookups (search/fuzzy.ts).
   flexsearch: "export { Charset, Index } from 'flexsearch';",
   // transformers.js and onnxruntime-web (embed/select.ts).

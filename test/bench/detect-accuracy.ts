@@ -26,8 +26,6 @@
  * C++ in .h files), which is why every candidate scores lower there.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -48,28 +46,11 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import type { ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
 import { createLanguageClassifier } from '../../worker/core/assets/language/classify.ts';
-import { importModule } from '../../worker/node/import-modules.ts';
-import { createVscodeLanguageModel, type ModelFiles } from '../../worker/core/assets/language/vscode-model.ts';
+import { createVscodeLanguageModel } from '../../worker/core/assets/language/vscode-model.ts';
+import { nodeModelFiles } from '../../worker/node/model-files.ts';
 import { heldOutSample, languageSample, type LabelledSnippet } from '../fixtures/language-sample.ts';
 
 type Detect = (code: string) => Promise<string>;
-
-/** The package's model folder, found the way Node resolves the package (works from a bundled copy too). */
-export const MODEL_DIR = join(
-  dirname(createRequire(import.meta.url).resolve('@vscode/vscode-languagedetection/package.json')),
-  'model',
-);
-
-/** The model files read from node_modules (the browser host fetches the same files instead). */
-export function nodeModelFiles(dir = MODEL_DIR): ModelFiles {
-  return {
-    modelJson: async () => JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')),
-    weights: async () => {
-      const buf = readFileSync(join(dir, 'group1-shard1of1.bin'));
-      return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
-    },
-  };
-}
 
 const HLJS_LANGUAGES: Record<string, [unknown, string]> = {
   python: [python, 'py'], typescript: [typescript, 'ts'], javascript: [javascript, 'js'], java: [java, 'java'],
@@ -79,8 +60,8 @@ const HLJS_LANGUAGES: Record<string, [unknown, string]> = {
 for (const [name, [grammar]] of Object.entries(HLJS_LANGUAGES)) hljs.registerLanguage(name, grammar as Parameters<typeof hljs.registerLanguage>[1]);
 
 async function candidates(): Promise<Record<string, Detect>> {
-  const vscode = createVscodeLanguageModel(nodeModelFiles(), importModule);
-  const chosen = createLanguageClassifier({ modelFiles: nodeModelFiles(), loadModule: importModule });
+  const vscode = createVscodeLanguageModel(nodeModelFiles());
+  const chosen = createLanguageClassifier({ modelFiles: nodeModelFiles() });
   const signatures = createLanguageClassifier();
   return {
     vscode: async (code) => {

@@ -127,9 +127,9 @@ function headline(r: BenchResults): string {
   if (create) {
     rows.push([
       `${code('POST /api/assets/create')} (language detection on each)`,
-      `p50 ${ms(create.p50)}, p95 ${ms(create.p95)}${coldStart ? `; first create after a worker stop p50 ${time(coldStart.create.p50)} (loads the language model's script and weights)` : ''}`,
+      `p50 ${ms(create.p50)}, p95 ${ms(create.p95)}${coldStart ? `; first create after a worker stop p50 ${time(coldStart.create.p50)} (loads the language model's weights)` : ''}`,
       `${num(create.n)}${coldStart ? `; ${num(coldStart.create.n)} stops` : ''}`,
-      '–',
+      coldStart ? `first create after a stop p50 ≤ 150 ms: ${verdict(coldStart.create.p50, 150, 'max')}` : '–',
     ]);
   }
   if (sdkCreates) {

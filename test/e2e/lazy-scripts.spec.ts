@@ -1,7 +1,7 @@
 /**
- * The worker's lazy scripts (worker/browser/lazy-scripts.ts): the language model's TF.js code lives in
- * `/lazy/languagedetection-<hash>.js` and FlexSearch (typo lookups) in `/lazy/flexsearch-<hash>.js`, not
- * in `/sw.js`, and install keeps them and the model's files in Cache Storage, so that language detection
+ * The worker's lazy files (worker/browser/lazy-scripts.ts): FlexSearch (typo lookups) lives in
+ * `/lazy/flexsearch-<hash>.js` and transformers.js in `/lazy/transformers-<hash>.js`, not in `/sw.js`,
+ * and install keeps them and the language model's files in Cache Storage, so that language detection
  * with the model and typo-tolerant search work offline after install.
  */
 import { fragmentSeed } from '../support/seeds.ts';
@@ -44,16 +44,15 @@ const classify = (body: string) =>
     return asset.formats.iterable[0].classification.specific as string;
   })();
 
-test('sw.js leaves the language model out, install caches it, and detection uses it offline', async ({ appPage: page, context }) => {
+test('sw.js leaves the big libraries out, install caches them and the language model, and detection uses it offline', async ({ appPage: page, context }) => {
   const worker = await (await page.request.get('/sw.js')).text();
   expect(worker.length).toBeLessThan(600_000);
-  expect(worker).not.toContain('tensorflow'); // TF.js (the language model)
+  expect(worker).not.toContain('tensorflow'); // no TF.js at all: the language model is evaluated directly
   expect(worker).not.toContain('onnxruntime'); // transformers.js's runtime
   expect(worker).not.toContain('flexsearch.bundle.module.min.js'); // FlexSearch (a path its worker mode rewrites)
 
   await expect.poll(async () => (await page.evaluate(lazyCaches)).flatMap((c) => c.paths)).toEqual(
     expect.arrayContaining([
-      expect.stringMatching(/^\/lazy\/languagedetection-[0-9a-f]+\.js$/),
       expect.stringMatching(/^\/lazy\/transformers-[0-9a-f]+\.js$/),
       expect.stringMatching(/^\/lazy\/flexsearch-[0-9a-f]+\.js$/),
       '/models/vscode-languagedetection/model.json',
@@ -114,18 +113,27 @@ test('a typo lookup in a fresh worker loads FlexSearch from the cache, offline',
   }
 });
 
-test("a cached lazy script changed after install is not run: detection falls back to signatures, the copy is dropped, the build's script comes back", async ({
+test("a cached lazy script changed after install is not run: typo lookups are off, the copy is dropped, the build's script comes back", async ({
   appPage: page,
 }) => {
-  await expect.poll(async () => (await page.evaluate(lazyCaches)).flatMap((c) => c.paths)).toContainEqual(expect.stringMatching(/^\/lazy\/languagedetection-/));
-  // Another script under the same name in the cache: it would define the exports (and break detection).
+  const search = (query: string) =>
+    page.evaluate(async (q) => {
+      const response = await fetch(`/api/assets/search?query=${encodeURIComponent(q)}&transferables=false`);
+      return { status: response.status, ids: ((await response.json()).iterable as { identifier: string }[]).map((r) => r.identifier) };
+    }, query);
+  const id = await page.evaluate(
+    async (body) => (await (await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()).id as string,
+    JSON.stringify(fragmentSeed('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()')),
+  );
+  await expect.poll(async () => (await page.evaluate(lazyCaches)).flatMap((c) => c.paths)).toContainEqual(expect.stringMatching(/^\/lazy\/flexsearch-/));
+  // Another script under the same name in the cache: it would define the exports (and break searching).
   const tampered = await page.evaluate(async () => {
     for (const name of await caches.keys()) {
       if (!name.startsWith('tessera-lazy-')) continue;
       const cache = await caches.open(name);
       for (const request of await cache.keys()) {
-        if (!/\/lazy\/languagedetection-/.test(request.url)) continue;
-        const code = 'globalThis.__tesseraLazy_languagedetection = { ModelOperations: class { constructor() { throw new Error("tampered code ran"); } } };';
+        if (!/\/lazy\/flexsearch-/.test(request.url)) continue;
+        const code = 'globalThis.__tesseraLazy_flexsearch = { Index: class { constructor() { throw new Error("tampered code ran"); } } };';
         await cache.put(request, new Response(code, { headers: { 'content-type': 'text/javascript' } }));
         return request.url;
       }
@@ -134,15 +142,15 @@ test("a cached lazy script changed after install is not run: detection falls bac
   });
   expect(tampered).toBeDefined();
   await stopServiceWorkers(page);
-  // Signatures alone (as without the script), not a failure of the tampered code.
-  expect(await page.evaluate(classify, JSON.stringify(fragmentSeed(HASKELL)))).not.toBe('hs');
+  // No typo lookups (as without the script), not a failure of the tampered code.
+  expect(await search('chekcsum')).toEqual({ status: 200, ids: [] });
   const cachedAgain = await page.evaluate(async (url) => {
     for (const name of await caches.keys()) if (name.startsWith('tessera-lazy-') && (await (await caches.open(name)).match(url))) return true;
     return false;
   }, tampered!);
   expect(cachedAgain).toBe(false);
 
-  // The next worker fetches the build's script again, checks it, and detection has its model back.
+  // The next worker fetches the build's script again, checks it, and typo lookups are back.
   await stopServiceWorkers(page);
-  expect(await page.evaluate(classify, JSON.stringify(fragmentSeed(HASKELL)))).toBe('hs');
+  expect(await search('chekcsum')).toEqual({ status: 200, ids: [id] });
 });

@@ -5,15 +5,14 @@ import { looksLikeMarkdown, looksLikeProse } from '../../worker/core/assets/lang
 import { suggestName } from '../../worker/core/assets/suggest-name.ts';
 import { isClassificationSpecific } from '../../worker/core/model/schemas.ts';
 import { heldOutSample, languageSample, type LabelledSnippet } from '../fixtures/language-sample.ts';
-import { nodeModelFiles } from '../support/classifier.ts';
-import { importModule } from '../../worker/node/import-modules.ts';
+import { nodeModelFiles } from '../../worker/node/model-files.ts';
 
 // Measured with test/bench/detect-accuracy.ts: the model + signatures classifier gets 1.00 on both
 // samples, signatures alone 0.99 and 0.96. The thresholds leave a margin for small changes.
 const MIN_ACCURACY = 0.93;
 const MIN_ACCURACY_WITHOUT_MODEL = 0.9;
 
-const classifier = createLanguageClassifier({ modelFiles: nodeModelFiles(), loadModule: importModule });
+const classifier = createLanguageClassifier({ modelFiles: nodeModelFiles() });
 
 async function accuracy(c: Classifier, sample: readonly LabelledSnippet[]) {
   const misses: string[] = [];
@@ -48,7 +47,6 @@ describe('createLanguageClassifier', () => {
         modelJson: () => Promise.reject(new Error('404 model.json')),
         weights: () => Promise.reject(new Error('404 weights')),
       },
-      loadModule: importModule,
       onModelError,
     });
     const result = await accuracy(broken, [...languageSample, ...heldOutSample]);

@@ -1,7 +1,6 @@
 /**
- * The service worker's lazy modules (../core/lazy-modules.ts: the language model's TF.js code,
- * transformers.js with onnxruntime-web, FlexSearch for typo lookups), loaded on first use from files of
- * their own.
+ * The service worker's lazy modules (../core/lazy-modules.ts: transformers.js with onnxruntime-web,
+ * FlexSearch for typo lookups), loaded on first use from files of their own.
  *
  * Why: the worker is one script (design decision 3), and a service worker may neither `import()` nor
  * `importScripts()` a file after its install; bundled into `/sw.js` these libraries were 1.3 of its 2 MB, compiled

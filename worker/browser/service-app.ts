@@ -38,7 +38,7 @@ export async function createServiceApp({ base, assets }: ServiceAppOptions): Pro
   // The embedder probes <assets>/models/ when first needed.
   const embedder = assets ? new DeferredEmbedder(() => createBrowserEmbedder(assets)) : undefined;
   const modelFiles = assets && fetchModelFiles(new URL(LANGUAGE_MODEL_PATH, assets), fetchCached);
-  const classifier = createLanguageClassifier({ ...(modelFiles ? { modelFiles } : {}), loadModule });
+  const classifier = createLanguageClassifier(modelFiles ? { modelFiles } : {});
   // `?asset-cache=off` on the worker's script URL: a worker that keeps nothing it read, so every read goes
   // to IndexedDB (the bench measures reads both ways).
   const assetCache = new URL(self.location.href).searchParams.get('asset-cache') === 'off' ? new AssetCache(feed, 0) : undefined;

@@ -4,15 +4,11 @@
  * where it comes from is the host's business: the service worker evaluates a hash-checked script of
  * its build (worker/browser/lazy-scripts.ts), Node imports the package (worker/node/import-modules.ts).
  * A host that provides none still answers every request: the features fall back (no typo lookups,
- * signatures-only language detection, the hashing embedder), with a console warning.
+ * the hashing embedder), with a console warning.
  */
-import type { LanguageDetectionLib } from './assets/language/vscode-model.ts';
-
 export interface LazyModules {
   /** FlexSearch, for typo lookups (search/fuzzy.ts). */
   flexsearch: Pick<typeof import('flexsearch'), 'Charset' | 'Index'>;
-  /** The language model's TF.js code (assets/language/vscode-model.ts). */
-  languagedetection: LanguageDetectionLib;
   /** transformers.js with onnxruntime (embed/select.ts). */
   transformers: typeof import('./embed/transformers.ts');
 }

@@ -58,7 +58,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   }
   const storage = await openStorage(options);
   const { store, feed } = storage;
-  const classifier = createLanguageClassifier({ modelFiles: nodeModelFiles(), loadModule: importModule });
+  const classifier = createLanguageClassifier({ modelFiles: nodeModelFiles() });
   const ctx = withDefaults({ store, feed, classifier, base, loadModule: importModule, ...(storage.shared ? { assetCache: new SharedAssetCache(feed, store) } : {}) });
   const app = createApp(ctx);
 

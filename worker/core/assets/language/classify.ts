@@ -5,7 +5,7 @@
  *  1. a file name hint with a known extension wins;
  *  2. near-certain signatures (`<?php`, a shebang, `<!DOCTYPE html>`, a JSON document) decide alone;
  *  3. prose is `TEXT` (`md` when it carries markdown markup, else `txt`);
- *  4. otherwise the guesslang model VS Code uses (`@vscode/vscode-languagedetection`, TF.js) gives a
+ *  4. otherwise the guesslang model VS Code uses (`@vscode/vscode-languagedetection`, ./guesslang.ts) gives a
  *     probability for 54 languages, and a table of hand-written language signatures (keywords and
  *     constructs typical of one language) adds evidence; the best combined score wins. The signatures
  *     mainly split the pairs the model confuses on short snippets (C/C++, JS/TS, Java/C#/Groovy/Kotlin).
@@ -18,7 +18,6 @@ import type { Classification, Classifier } from '../classifier.ts';
 import { genericOf, specificOfFilename } from '../content.ts';
 import { looksLikeCode, looksLikeMarkdown, looksLikeProse } from './shape.ts';
 import { certainLanguage, signatureScores } from './signatures.ts';
-import { NO_MODULES, type LoadModule } from '../../lazy-modules.ts';
 import { createVscodeLanguageModel, type LanguageModel, type LanguageScores, type ModelFiles } from './vscode-model.ts';
 
 type Specific = ClassificationSpecificEnum;
@@ -26,8 +25,6 @@ type Specific = ClassificationSpecificEnum;
 export interface LanguageClassifierOptions {
   /** Files for the VS Code model (preferred), or a ready model; neither means signatures only. */
   modelFiles?: ModelFiles;
-  /** Where the VS Code model's code comes from (the host's, see ../../lazy-modules.ts). Default none: signatures only. */
-  loadModule?: LoadModule;
   model?: LanguageModel;
   /** Told when the model fails (the classifier then falls back to signatures); default: console.warn once. */
   onModelError?: (error: unknown) => void;
@@ -102,7 +99,7 @@ export function decide(model: LanguageScores, signatures: ReadonlyMap<Specific, 
  * loads on the first call that needs it.
  */
 export function createLanguageClassifier(options: LanguageClassifierOptions = {}): Classifier {
-  const model = options.model ?? (options.modelFiles ? createVscodeLanguageModel(options.modelFiles, options.loadModule ?? NO_MODULES) : undefined);
+  const model = options.model ?? (options.modelFiles ? createVscodeLanguageModel(options.modelFiles) : undefined);
   let warned = false;
   const onModelError =
     options.onModelError ??
