@@ -92,3 +92,16 @@ export async function benchSdkCreates(args: {
     await context.close();
   }
 }
+
+/** Run alone against a build: `node .bench/sdk-creates.mjs --dist <build>` (after esbuild, as the other sections). */
+async function standalone(): Promise<number> {
+  const { freePort, runSectionAlone } = await import('./server.ts');
+  const { seedBody, snippets } = await import('./create-snippets.ts');
+  return runSectionAlone(await freePort(), async (browser, origin, dist) => {
+    console.log(`Tessera SDK creates benchmark — Chromium ${browser.version()}, build ${dist}`);
+    const bodies = snippets(2 * ROUNDS * PER_ROUND + IN_FLIGHT, 4).map((s) => seedBody(s.raw));
+    await benchSdkCreates({ browser, origin, bodies, log: (text = '') => console.log(text), phase: (title) => console.log(`\n${title}`) });
+  });
+}
+
+if (/sdk-creates\.(m?js|ts)$/.test(process.argv[1] ?? '')) process.exitCode = await standalone();

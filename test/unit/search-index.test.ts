@@ -70,6 +70,29 @@ describe('the search index across restarts', () => {
     expect(await second.search('chekcsum')).toEqual([a]);
   });
 
+  it('follow(): writes are indexed and saved in the background, so the first search after them loads and catches up nothing', async () => {
+    const store = new MemoryStore();
+    const first = await start(store);
+    first.index.follow();
+    const ids = [await first.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()')];
+    ids.push(await first.create('function parseConfig(text) { return JSON.parse(text); }'));
+    // No search was made: the index loaded itself, followed both writes and saved its snapshot.
+    await vi.waitFor(async () => expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx)), { timeout: 10_000 });
+    expect(first.index.lastLoad?.from).toBe('rebuild');
+    expect(first.index.position).toBe(await lastSeq(first.ctx));
+    const load = first.index.lastLoad;
+    const reply = await first.call('GET', '/assets/search?query=checksum&transferables=false');
+    expect(reply.json().iterable.map((r: any) => r.identifier)).toEqual([ids[0]]);
+    expect(reply.timing).not.toMatch(/load;dur=/);
+    expect(first.index.lastLoad).toBe(load);
+
+    // Without follow(), writes wait for the first search to be indexed.
+    const second = await start(new MemoryStore());
+    await second.create('def checksum(path): return 1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(second.index.lastLoad).toBeUndefined();
+  });
+
   it('keeps the typo index apart: read for the first query with an unknown word, rebuilt when it does not match', async () => {
     const store = new MemoryStore();
     const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });

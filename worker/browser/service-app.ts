@@ -6,6 +6,7 @@ import { withDefaults, type ServiceContext } from '../core/deps.ts';
 import { DeferredEmbedder } from '../core/embed/select.ts';
 import { NO_MODULES } from '../core/lazy-modules.ts';
 import { vectorIndexFor } from '../core/qgpt/vectors/snippet-vectors.ts';
+import { searchIndexFor } from '../core/search/search-index.ts';
 import { createServices, type Services } from '../core/services.ts';
 import { BroadcastFeed } from './broadcast-feed.ts';
 import { createBrowserEmbedder } from './embedder-host.ts';
@@ -43,7 +44,9 @@ export async function createServiceApp({ base, assets }: ServiceAppOptions): Pro
   // to IndexedDB (the bench measures reads both ways).
   const assetCache = new URL(self.location.href).searchParams.get('asset-cache') === 'off' ? new AssetCache(feed, 0) : undefined;
   const ctx = withDefaults({ store, feed, classifier, base, loadModule, ...(embedder ? { embedder } : {}), files: new BrowserFileSource(store), ...(assetCache ? { assetCache } : {}) });
-  // Writes are embedded as they land, so the first relevance call after an import does not embed the library.
+  // Writes are indexed and embedded as they land, so the first search or relevance call after an import
+  // does not index or embed the library.
+  searchIndexFor(ctx).follow();
   vectorIndexFor(ctx).follow();
   const app = createApp(ctx);
   return { fetch: (request) => app.fetch(request), services: createServices(ctx), ctx };

@@ -24,6 +24,7 @@ import type { ServiceContext } from './deps.ts';
 import { ApiError, badRequest } from './errors.ts';
 import type { CollectionName, IdempotencyRecord } from './store/records.ts';
 import type { Store, WriteTx } from './store/store.ts';
+import { batchedWrite } from './store/write-batches.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** Set (to `true`) on a response answered from a stored key. */
@@ -110,17 +111,18 @@ function replay(record: IdempotencyRecord, request: string): Outcome<never> {
 }
 
 /**
- * `store.write`, keyed when the ServiceContext carries a request's key: the transaction first checks the key
+ * A user write (`batchedWrite`: it may share a transaction with others), keyed when the ServiceContext carries a request's key: the transaction first checks the key
  * (known: nothing runs, the caller answers the stored response), then runs `fn` and puts the response to
  * its result under the key. An operation makes one such transaction; a second is a programming error.
  * `scope` gains the `idempotency` collection.
  */
 export async function keyedWrite<T>(ctx: ServiceContext, fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
   const once = ctx.idempotency;
-  if (!once || once.closed) return ctx.store.write(fn, scope);
+  if (!once || once.closed) return batchedWrite(ctx.store, fn, scope);
   if (once.used) throw new Error(`A keyed request made a second write transaction (${once.request}).`);
   once.used = true;
-  const { out, response } = await ctx.store.write(
+  const { out, response } = await batchedWrite(
+    ctx.store,
     async (tx) => {
       const now = ctx.now().getTime();
       const known = await tx.get('idempotency', once.key);

@@ -35,6 +35,9 @@ export const changeKey = (seq: number) => String(seq).padStart(16, '0');
 export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>): Promise<T> {
   const events: ChangeEvent[] = [];
   const result = await keyedWrite(ctx, async (tx) => {
+    // A write that shared a discarded transaction runs again (store/write-batches.ts): only the events
+    // of the run that committed are published.
+    events.length = 0;
     const log = new ChangeLog();
     const out = await fn(tx, log);
     if (log.changes.size > 0) {

@@ -86,6 +86,7 @@ export class SearchIndex {
   readonly typos: TypoIndex;
   private seq = 0;
   private loaded = false;
+  private following = false;
   /** Load, catch-up and save never interleave. */
   private readonly exclusive = exclusive();
   private dirty = false;
@@ -113,8 +114,17 @@ export class SearchIndex {
     this.options = { snapshotDelayMs: 1500, syncDelayMs: 300, persist: true, ...options };
     this.typos = new TypoIndex(() => this.lexical, ctx.loadModule);
     ctx.feed.subscribe(() => {
-      if (this.loaded) this.scheduleSync();
+      if (this.loaded || this.following) this.scheduleSync();
     });
+  }
+
+  /**
+   * From now on, committed writes are indexed in the background, loaded or not: the first search after
+   * an import finds the library indexed (and the snapshot saved soon after), instead of building the
+   * index from the store then.
+   */
+  follow(): void {
+    this.following = true;
   }
 
   /** The index with every committed write applied. `timing` receives the ms spent loading and catching up. */
@@ -304,7 +314,7 @@ export class SearchIndex {
     this.syncTimer = unref(
       setTimeout(() => {
         this.syncTimer = undefined;
-        void this.exclusive(() => this.catchUp()).catch((error) => console.warn(`search: background catch-up failed: ${String(error)}`));
+        void this.current(undefined, { meta: false }).catch((error) => console.warn(`search: background catch-up failed: ${String(error)}`));
       }, this.options.syncDelayMs),
     );
   }
