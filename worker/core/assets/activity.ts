@@ -39,7 +39,7 @@ export const ASSET_ACTIVITIES_KEPT = 20;
 
 /**
  * Records an Activity for the asset inside the caller's transaction. It adds the activity's id to
- * `asset.activities` (keeping the newest ASSET_ACTIVITIES_KEPT); the caller puts the asset record afterwards.
+ * `asset.activities` (keeping the newest ASSET_ACTIVITIES_KEPT) at once; the caller puts the asset record afterwards.
  */
 export async function recordActivity(
   ctx: ServiceContext,
@@ -50,6 +50,8 @@ export async function recordActivity(
 ): Promise<void> {
   const now = ctx.now().toISOString();
   const id = ctx.newId();
+  // Before the put, not after it: a caller may issue its asset's put without awaiting this one.
+  asset.activities = [...asset.activities, id].slice(-ASSET_ACTIVITIES_KEPT);
   await tx.put('activities', {
     id,
     asset: asset.id,
@@ -59,5 +61,4 @@ export async function recordActivity(
     application,
     mechanism: 'AUTOMATIC',
   });
-  asset.activities = [...asset.activities, id].slice(-ASSET_ACTIVITIES_KEPT);
 }

@@ -2,12 +2,13 @@ import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
 import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
-import type { AssetRecord, ContentRecord, FormatRecord } from '../store/records.ts';
+import * as build from '../model/build.ts';
+import type { AnnotationRecord, AssetRecord, ContentRecord, FormatRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 import { readableSize, type SeededContent } from './content.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
-import { assembleAsset, type ReadOptions } from './read.ts';
+import type { ReadOptions } from './read.ts';
 
 /** The stored form of a payload: text as `string.raw`, bytes as `bytes.raw`, with its metadata. */
 export function contentRecord(formatId: string, content: SeededContent): ContentRecord {
@@ -21,14 +22,19 @@ export function contentRecord(formatId: string, content: SeededContent): Content
 export async function createAsset(ctx: ServiceContext, seed: Seed | undefined, options: ReadOptions = {}): Promise<Asset> {
   const prepared = await prepareSeed(ctx, seed);
   return commit(ctx, async (tx, log) => {
-    const asset = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
-    log.created(asset.id);
-    return assembleAsset(tx, asset, options);
+    const stored = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
+    log.created(stored.asset.id);
+    // Built from the records just written, not read back: a new asset has nothing else.
+    return build.asset({ ...stored, contents: options.transferables === false ? null : stored.contents });
   });
 }
 
-/** Stores a prepared seed as a new asset with its format, content, links and first activity, in the caller's transaction. */
-export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<AssetRecord> {
+/**
+ * Stores a prepared seed as a new asset with its format, content, links and first activity, in the
+ * caller's transaction; answers what it stored. Its puts are issued together, not one after another:
+ * each awaited put would wait for a round trip to the database.
+ */
+export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<build.AssetParts> {
   const { seeded, content, classification } = prepared;
   const now = ctx.now().toISOString();
   const id = ctx.newId();
@@ -68,60 +74,77 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
     pseudo: seeded.pseudo ?? false,
     ...(seeded.discovered != null ? { discovered: seeded.discovered } : {}),
   };
-  await tx.put('formats', format);
-  await tx.put('contents', contentRecord(formatId, content));
+  const stored = contentRecord(formatId, content);
+  const parts: build.AssetParts = {
+    asset,
+    formats: [format],
+    contents: new Map([[formatId, stored]]),
+    tags: [],
+    websites: [],
+    summaries: [],
+    persons: [],
+    annotations: [],
+    conversations: [],
+  };
+  const writes = [tx.put('formats', format), tx.put('contents', stored)];
 
   const metadata = seeded.metadata;
   for (const seedTag of metadata?.tags ?? []) {
     const tag = await findOrCreateTag(ctx, tx, seedTag);
     if (!asset.tags.includes(tag.id)) {
       asset.tags.push(tag.id);
-      await tx.put('tags', { ...tag, assets: [...tag.assets, id], updated: now });
+      const linked = { ...tag, assets: [...tag.assets, id], updated: now };
+      parts.tags.push(linked);
+      await tx.put('tags', linked);
     }
   }
   for (const seedWebsite of metadata?.websites ?? []) {
     const website = await findOrCreateWebsite(ctx, tx, seedWebsite);
     if (!asset.websites.includes(website.id)) {
       asset.websites.push(website.id);
-      await tx.put('websites', { ...website, assets: [...website.assets, id], updated: now });
+      const linked = { ...website, assets: [...website.assets, id], updated: now };
+      parts.websites.push(linked);
+      await tx.put('websites', linked);
     }
   }
   for (const seedPerson of [...(metadata?.persons ?? []), ...(person ? [person] : [])]) {
-    const personId = ctx.newId();
-    await tx.put('persons', {
-      id: personId,
+    const record = {
+      id: ctx.newId(),
       type: seedPerson.type,
       created: now,
       updated: now,
       mechanisms: seedPerson.mechanism ? { [id]: seedPerson.mechanism } : {},
       assets: [id],
-    });
-    asset.persons.push(personId);
+    };
+    parts.persons.push(record);
+    writes.push(tx.put('persons', record));
+    asset.persons.push(record.id);
   }
   for (const seedAnnotation of metadata?.annotations ?? []) {
-    asset.annotations.push(await storeAnnotation(ctx, tx, id, seedAnnotation));
+    const annotation = annotationRecord(ctx, id, seedAnnotation);
+    parts.annotations.push(annotation);
+    writes.push(tx.put('annotations', annotation));
+    asset.annotations.push(annotation.id);
   }
-  await recordActivity(ctx, tx, asset, 'created', seeded.application);
-  await tx.put('assets', asset);
-  return asset;
+  writes.push(recordActivity(ctx, tx, asset, 'created', seeded.application));
+  writes.push(tx.put('assets', asset));
+  await Promise.all(writes);
+  return parts;
 }
 
+function annotationRecord(ctx: ServiceContext, assetId: string, seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>): AnnotationRecord {
+  const now = ctx.now().toISOString();
+  return { id: ctx.newId(), asset: assetId, type: seed.type, text: seed.text, created: now, updated: now, mechanism: seed.mechanism ?? 'MANUAL' };
+}
+
+/** Stores a new annotation of the asset in the caller's transaction; answers its id. */
 export async function storeAnnotation(
   ctx: ServiceContext,
   tx: WriteTx,
   assetId: string,
   seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>,
 ): Promise<string> {
-  const now = ctx.now().toISOString();
-  const id = ctx.newId();
-  await tx.put('annotations', {
-    id,
-    asset: assetId,
-    type: seed.type,
-    text: seed.text,
-    created: now,
-    updated: now,
-    mechanism: seed.mechanism ?? 'MANUAL',
-  });
-  return id;
+  const annotation = annotationRecord(ctx, assetId, seed);
+  await tx.put('annotations', annotation);
+  return annotation.id;
 }

@@ -32,7 +32,7 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
   return commit(ctx, async (tx, log) => {
     const out: string[] = new Array(prepared.length);
     const store = async (i: number) => {
-      out[i] = (await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined)).id;
+      out[i] = (await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined)).asset.id;
     };
     // Seeds that link no tag or website touch only records of their own: stored side by side, so the
     // transaction's requests flow without waiting for each other. The others share tag and website

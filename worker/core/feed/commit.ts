@@ -39,9 +39,13 @@ export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chan
     // of the run that committed are published.
     events.length = 0;
     const log = new ChangeLog();
+    // Asked for beside the write's own requests, not after them: one round trip to the database fewer.
+    // (Nothing but this function writes the seq, so the write cannot change it.)
+    const seqBefore = readSeq(tx);
+    seqBefore.catch(() => undefined); // a write that throws leaves it unread
     const out = await fn(tx, log);
     if (log.changes.size > 0) {
-      let seq = await readSeq(tx);
+      let seq = await seqBefore;
       // Issued together, not one after another: a write of many assets (an import) need not wait for
       // each log entry before the next.
       const writes: Promise<void>[] = [];
