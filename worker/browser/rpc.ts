@@ -60,27 +60,28 @@ function end(): void {
   if (--inFlight === 0) settled?.();
 }
 
-/** Deletes, in place, object keys whose value is undefined: the result then equals its JSON round trip. */
-function dropUndefined<T>(value: T): T {
-  if (Array.isArray(value)) {
-    for (const item of value) dropUndefined(item);
-  } else if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      if (record[key] === undefined) delete record[key];
-      else dropUndefined(record[key]);
+/**
+ * The value without object keys whose value is undefined, so that it equals its JSON round trip. A copy
+ * where anything is dropped, never a change in place: a result may be the asset cache's own object.
+ */
+function withoutUndefined<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
+  const array = Array.isArray(value);
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined && !array) {
+      copy ??= { ...value };
+      delete copy[key];
+      continue;
     }
+    const kept = withoutUndefined(item);
+    if (kept !== item) (copy ??= (array ? [...(value as unknown[])] : { ...value }) as Record<string, unknown>)[key] = kept;
   }
-  return value;
+  return (copy ?? value) as T;
 }
 
-/** What the RPC path runs on: the services and their context (for keyed writes). */
-export interface RpcHost {
-  services: Services;
-  ctx: ServiceContext;
-}
-
-function remoteServices(host: () => Promise<RpcHost>): Services {
+/** The services as the RPC path serves them: each call counted in flight, its result a wire object, its failure an error body. */
+export function remoteServices(host: () => Promise<RpcHost>): Services {
   return new Proxy({} as Services, {
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
@@ -89,12 +90,12 @@ function remoteServices(host: () => Promise<RpcHost>): Services {
         try {
           const { services: target, ctx } = await host();
           // `keyed(key, operation, args)`: a write run once per Idempotency-Key.
-          if (name === KEYED_CALL) return dropUndefined(await runKeyedOperation(ctx, args[0], args[1], args[2]));
+          if (name === KEYED_CALL) return withoutUndefined(await runKeyedOperation(ctx, args[0], args[1], args[2]));
           const operation = (target as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[name];
           if (typeof operation !== 'function' || !Object.hasOwn(OPERATIONS, name)) {
             throw new ApiError(404, 'operation_not_found', `No RPC operation '${name}'.`);
           }
-          return dropUndefined(await operation(...args));
+          return withoutUndefined(await operation(...args));
         } catch (error) {
           throw asApiError(error).toJSON();
         } finally {
