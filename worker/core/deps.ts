@@ -25,7 +25,7 @@ export interface Deps {
   maxRestoreBytes?: number;
   /**
    * Turns snippets into vectors (worker/core/embed): the built-in embedder, default the hashing embedder,
-   * which needs no files. The Context's embedder wraps it (embed/configured.ts): a configured embeddings
+   * which needs no files. The ServiceContext's embedder wraps it (embed/configured.ts): a configured embeddings
    * endpoint answers instead while it works.
    */
   embedder?: Embedder;

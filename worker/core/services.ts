@@ -238,7 +238,7 @@ export interface Services {
   getConversation(conversation: string): Promise<Conversation>;
   /** POST /conversation/update (the name) */
   updateConversation(conversation: Partial<Conversation> & Pick<Conversation, 'id'>): Promise<Conversation>;
-  // granted folders (Tessera's own; see qgpt/folders.ts)
+  // granted folders (Tessera's own; see qgpt/files/folders.ts)
   /** GET /folders */
   listFolders(): Promise<GrantedFolders>;
   /** No route (HTTP cannot carry a FileSystemDirectoryHandle): stores `handle` under `name`, replacing one of that name. */
