@@ -66,18 +66,30 @@ function end(): void {
  */
 function withoutUndefined<T>(value: T): T {
   if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
-  const array = Array.isArray(value);
+  if (Array.isArray(value)) {
+    let items: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const kept = withoutUndefined(item);
+      if (kept !== item) (items ??= [...value])[i] = kept;
+    });
+    return (items ?? value) as T;
+  }
+  const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined && !array) {
-      copy ??= { ...value };
-      delete copy[key];
-      continue;
-    }
-    const kept = withoutUndefined(item);
-    if (kept !== item) (copy ??= (array ? [...(value as unknown[])] : { ...value }) as Record<string, unknown>)[key] = kept;
+  for (const [key, item] of Object.entries(record)) {
+    const kept = item === undefined ? undefined : withoutUndefined(item);
+    if (kept === item && item !== undefined) continue;
+    copy ??= { ...record };
+    if (kept === undefined) delete copy[key];
+    else copy[key] = kept;
   }
   return (copy ?? value) as T;
+}
+
+/** What the RPC path runs on: the services and their context (for keyed writes). */
+export interface RpcHost {
+  services: Services;
+  ctx: ServiceContext;
 }
 
 /** The services as the RPC path serves them: each call counted in flight, its result a wire object, its failure an error body. */
