@@ -36,15 +36,7 @@ import type {
 import type { LibraryPreviews, LibraryRows } from '../../worker/core/library/schemas.ts';
 import type { EmbedderInfo } from '../../worker/core/embed/embedder.ts';
 import type { EmbeddingProgress } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
-
-/** `GET /qgpt/settings` (the answer endpoint) or `GET /embeddings/settings`, without the key. */
-export interface AnswerEndpoint {
-  configured: boolean;
-  url?: string;
-  model?: string;
-  enabled?: boolean;
-  hasApiKey?: boolean;
-}
+import type { ChatSettings, PublicChatSettings } from '../../worker/core/qgpt/answer/chat-settings.ts';
 import { IDEMPOTENCY_HEADER } from '../../worker/core/idempotency.ts';
 
 /** The request header that makes a write run once however often it is sent (worker/core/idempotency.ts). */
@@ -53,8 +45,11 @@ import { clientDefaults } from './defaults.ts';
 
 export type { Asset, Seed, SearchedAssets, ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
 export type { LibraryRow } from '../../worker/core/library/schemas.ts';
-export type { Conversation } from '../../worker/core/model/schemas.ts';
+export type { Conversation, QGPTRelevanceOutput, QGPTStreamOutput, RelevantQGPTSeed, RelevantQGPTSeeds } from '../../worker/core/model/schemas.ts';
+export type { RestoreSummary } from '../../worker/core/backup/restore.ts';
 export type { EmbedderInfo, EmbeddingProgress };
+/** An endpoint's settings as saved (`PUT /qgpt/settings`, `PUT /embeddings/settings`), and as answered: without the key. */
+export type { ChatSettings, PublicChatSettings };
 
 /** A failed call: the HTTP status and the `{error: {code, message}}` the service answered. */
 export class TesseraApiError extends Error {
@@ -137,21 +132,21 @@ export interface TesseraApi {
   /** POST /qgpt/reprompt: a follow-up rewritten to stand on its own */
   reprompt(input: QGPTRepromptInput): Promise<QGPTRepromptOutput>;
   /** GET /qgpt/settings */
-  answerEndpoint(): Promise<AnswerEndpoint>;
+  answerEndpoint(): Promise<PublicChatSettings>;
   /** PUT /qgpt/settings */
-  setAnswerEndpoint(settings: { url: string; model: string; apiKey?: string; enabled?: boolean }): Promise<AnswerEndpoint>;
+  setAnswerEndpoint(settings: ChatSettings): Promise<PublicChatSettings>;
   /** DELETE /qgpt/settings: extractive answers again */
-  clearAnswerEndpoint(): Promise<AnswerEndpoint>;
+  clearAnswerEndpoint(): Promise<PublicChatSettings>;
   /** POST /qgpt/settings/test: asks the saved endpoint for its models */
   testAnswerEndpoint(): Promise<{ ok: boolean; message: string; models?: string[] }>;
   /** GET /embeddings: the active embedder */
   embedder(): Promise<EmbedderInfo>;
   /** GET /embeddings/settings: the embeddings endpoint, without its key */
-  embeddingsEndpoint(): Promise<AnswerEndpoint>;
+  embeddingsEndpoint(): Promise<PublicChatSettings>;
   /** PUT /embeddings/settings */
-  setEmbeddingsEndpoint(settings: { url: string; model: string; apiKey?: string; enabled?: boolean }): Promise<AnswerEndpoint>;
+  setEmbeddingsEndpoint(settings: ChatSettings): Promise<PublicChatSettings>;
   /** DELETE /embeddings/settings: the built-in embedder again */
-  clearEmbeddingsEndpoint(): Promise<AnswerEndpoint>;
+  clearEmbeddingsEndpoint(): Promise<PublicChatSettings>;
   /** POST /embeddings/settings/test: asks the saved endpoint for a vector */
   testEmbeddingsEndpoint(): Promise<{ ok: boolean; message: string }>;
   /** GET /embeddings/library: how far the library's vectors are */
@@ -227,14 +222,14 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     deleteConversation: (id: string) => write<void>(`/conversations/${q(id)}/delete`),
     hints: (input: QGPTHintsInput) => post<QGPTQuestionOutput>('/qgpt/hints', input),
     reprompt: (input: QGPTRepromptInput) => post<QGPTRepromptOutput>('/qgpt/reprompt', input),
-    answerEndpoint: () => call<AnswerEndpoint>('/qgpt/settings'),
-    setAnswerEndpoint: (settings) => write<AnswerEndpoint>('/qgpt/settings', settings, 'PUT'),
-    clearAnswerEndpoint: () => write<AnswerEndpoint>('/qgpt/settings', undefined, 'DELETE'),
+    answerEndpoint: () => call<PublicChatSettings>('/qgpt/settings'),
+    setAnswerEndpoint: (settings) => write<PublicChatSettings>('/qgpt/settings', settings, 'PUT'),
+    clearAnswerEndpoint: () => write<PublicChatSettings>('/qgpt/settings', undefined, 'DELETE'),
     testAnswerEndpoint: () => post<{ ok: boolean; message: string; models?: string[] }>('/qgpt/settings/test'),
     embedder: () => call<EmbedderInfo>('/embeddings'),
-    embeddingsEndpoint: () => call<AnswerEndpoint>('/embeddings/settings'),
-    setEmbeddingsEndpoint: (settings) => write<AnswerEndpoint>('/embeddings/settings', settings, 'PUT'),
-    clearEmbeddingsEndpoint: () => write<AnswerEndpoint>('/embeddings/settings', undefined, 'DELETE'),
+    embeddingsEndpoint: () => call<PublicChatSettings>('/embeddings/settings'),
+    setEmbeddingsEndpoint: (settings) => write<PublicChatSettings>('/embeddings/settings', settings, 'PUT'),
+    clearEmbeddingsEndpoint: () => write<PublicChatSettings>('/embeddings/settings', undefined, 'DELETE'),
     testEmbeddingsEndpoint: () => post<{ ok: boolean; message: string }>('/embeddings/settings/test'),
     embeddingProgress: () => call<EmbeddingProgress>('/embeddings/library'),
   };

@@ -1,4 +1,4 @@
-import { APP_APPLICATION } from '../client/api.ts';
+import { APP_APPLICATION, type QGPTRelevanceOutput, type QGPTStreamOutput, type RelevantQGPTSeeds } from '../client/api.ts';
 import { clientDefaults } from '../client/defaults.ts';
 import { TesseraSocket } from '../client/socket.ts';
 
@@ -10,7 +10,7 @@ import { TesseraSocket } from '../client/socket.ts';
 export interface AskHandlers {
   delta(text: string): void;
   /** The terminal frame: COMPLETED (with the relevant snippets), STOPPED, RESET, CANCELED or FAILED. */
-  end(status: string, frame: StreamFrame): void;
+  end(status: string, frame: QGPTStreamOutput): void;
   /** The conversation id (known from the first frame; a new conversation gets one here). */
   conversation(id: string): void;
 }
@@ -20,24 +20,6 @@ export type AskScope =
   | { kind: 'assets'; ids: string[] }
   | { kind: 'snippet'; text: string }
   | { kind: 'folder'; path: string };
-
-/** What the view reads of a relevant snippet (RelevantQGPTSeed) in a COMPLETED frame. */
-export interface Relevant {
-  id?: string;
-  asset?: { id: string };
-  path?: string;
-  location?: { text: string; start: number; end: number };
-}
-
-/** What the view reads of a frame (StreamFrame). */
-export interface StreamFrame {
-  conversation: string;
-  request?: string;
-  status?: string;
-  errorMessage?: string;
-  question?: { answers: { iterable: { text: string; score: number }[] } };
-  relevance?: { relevant: { iterable: Relevant[] }; answer?: { answers: { iterable: { text: string; score: number }[] } } };
-}
 
 /** The relevance input of a question in `scope`; with `question`, the answer follows in the same request. */
 function relevanceInput(query: string, scope: AskScope, question: boolean): Record<string, unknown> {
@@ -49,14 +31,14 @@ function relevanceInput(query: string, scope: AskScope, question: boolean): Reco
 }
 
 /** `POST /qgpt/relevance`: the snippets that answer `query` in `scope` (no answer, nothing stored). */
-export async function findRelevant(query: string, scope: AskScope, base = clientDefaults.base): Promise<Relevant[]> {
+export async function findRelevant(query: string, scope: AskScope, base = clientDefaults.base): Promise<RelevantQGPTSeeds> {
   const response = await fetch(`${base}/qgpt/relevance`, {
     method: 'POST',
     body: JSON.stringify(relevanceInput(query, scope, false)),
     headers: { 'content-type': 'application/json' },
   });
   if (!response.ok) throw new Error(`Relevance answered ${response.status}.`);
-  return ((await response.json()) as { relevant: { iterable: Relevant[] } }).relevant.iterable;
+  return ((await response.json()) as QGPTRelevanceOutput).relevant;
 }
 
 export class AskStream {
@@ -71,7 +53,7 @@ export class AskStream {
       this.socket.addEventListener('close', () => reject(new Error('The answer stream closed.')), { once: true });
     });
     this.opened.catch(() => {});
-    this.socket.onmessage = (event) => this.receive(JSON.parse(String(event.data)) as StreamFrame);
+    this.socket.onmessage = (event) => this.receive(JSON.parse(String(event.data)) as QGPTStreamOutput);
   }
 
   /** Asks `query` within `scope`; in `conversation` when given (a follow-up), else in a new one. */
@@ -83,8 +65,8 @@ export class AskStream {
    * Asks `query` over snippets already found (a question input): a follow-up whose search ran on its
    * standalone rewrite, so the conversation keeps the question as the person asked it.
    */
-  answer(query: string, relevant: Relevant[], conversation: string | undefined, handlers: AskHandlers): Promise<string> {
-    return this.send({ question: { query, relevant: { iterable: relevant } } }, conversation, handlers);
+  answer(query: string, relevant: RelevantQGPTSeeds, conversation: string | undefined, handlers: AskHandlers): Promise<string> {
+    return this.send({ question: { query, relevant } }, conversation, handlers);
   }
 
   private async send(input: object, conversation: string | undefined, handlers: AskHandlers): Promise<string> {
@@ -103,7 +85,7 @@ export class AskStream {
     this.socket.close();
   }
 
-  private receive(frame: StreamFrame): void {
+  private receive(frame: QGPTStreamOutput): void {
     const handlers = frame.request ? this.requests.get(frame.request) : undefined;
     if (!handlers) return;
     handlers.conversation(frame.conversation);

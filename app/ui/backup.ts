@@ -1,5 +1,5 @@
 import { clientDefaults } from '../client/defaults.ts';
-import { IDEMPOTENCY_HEADER, TesseraApiError } from '../client/api.ts';
+import { IDEMPOTENCY_HEADER, TesseraApiError, type RestoreSummary } from '../client/api.ts';
 import { download } from './format.ts';
 
 /**
@@ -9,13 +9,6 @@ import { download } from './format.ts';
  */
 const LAST_BACKUP_KEY = 'tessera:last-backup';
 export const BACKUP_REMINDER_DAYS = 30;
-
-/** What a restore did (or, as a dry run, would do), per store (backup/restore.ts RestoreSummary). */
-export interface RestoreSummary {
-  applied: boolean;
-  backup: { version: number; created: string };
-  stores: Record<string, { added: number; replaced: number; kept: number; removed?: number; skipped?: number }>;
-}
 
 export async function backUp(base = clientDefaults.base): Promise<string> {
   const response = await fetch(`${base}/backup`, { cache: 'no-store' });

@@ -1,7 +1,7 @@
 /** The app section's keystroke -> results shown measurement (app.ts's header describes it). */
 import type { Page } from 'playwright-core';
 import type { Query } from './app.ts';
-import { pageSearch } from './search.ts';
+import { searchEach } from './search.ts';
 import { line, round, stats, type Stats } from './stats.ts';
 
 /** Keystrokes a size that are typed but not measured. */
@@ -72,7 +72,7 @@ export async function measureKeystrokes(page: Page, size: number, list: Query[],
     await page.keyboard.type(query.text.slice(-1));
     value = query.text;
     const sample = await page.evaluate(() => (window as unknown as { __appBench: { result: Promise<KeySample> } }).__appBench.result);
-    const [bare] = await page.evaluate(pageSearch, [query.text]);
+    const [bare] = await page.evaluate(searchEach, [query.text]);
     if (i < KEYSTROKE_WARMUP) continue;
     if (!sample.ok) {
       timeouts++;

@@ -37,7 +37,7 @@
 import { cpus, loadavg } from 'node:os';
 import { basename } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { importSeeds, pageWaitForSnapshot } from './library-import.ts';
+import { importSeeds, waitForSnapshot } from './library-import.ts';
 import { SnippetGen } from './library-snippets.ts';
 import { argValue, runSectionAlone } from './server.ts';
 import { KEYSTROKE_WARMUP, measureKeystrokes, openApp, type KeystrokeResult } from './app-keystrokes.ts';
@@ -93,7 +93,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
       const importSeconds = (Date.now() - t0) / 1000;
       // The index caught up and saved, so no snapshot write runs under the measurements.
       await page.evaluate(async () => void (await (await fetch('/api/assets/search?query=warm&transferables=false')).text()));
-      const savedAfter = await page.evaluate(pageWaitForSnapshot, { timeoutMs: 60_000 });
+      const savedAfter = await waitForSnapshot(page, 60_000);
       log(`  ${size.toLocaleString('en')} assets: ${(size - imported).toLocaleString('en')} imported in ${importSeconds.toFixed(1)} s${savedAfter === null ? ' (index snapshot NOT saved within 60 s)' : ''}`);
       imported = size;
 

@@ -2,7 +2,7 @@
  * Filling a page's library with generated seeds through `POST /api/assets/import` (the search and app
  * sections), and waiting until the saved search index has caught up with it.
  */
-import type { Page } from 'playwright-core';
+import type { JSHandle, Page } from 'playwright-core';
 
 const IMPORT_BATCH = 1000;
 const IMPORTS_IN_FLIGHT = 3;
@@ -18,6 +18,33 @@ export async function importSeeds(page: Page, count: number, seed: () => unknown
   }
 }
 
+/**
+ * Runs `use` with the worker's IndexedDB (`tessera`) opened in the page, and closes it after. Page
+ * functions are serialised into the page, so they cannot share a helper: they take the opened database
+ * as a handle (`page.evaluate(fn, {db, …})`).
+ */
+export async function withPageIdb<R>(page: Page, use: (db: JSHandle<IDBDatabase>) => Promise<R>): Promise<R> {
+  const db = await page.evaluateHandle(
+    () =>
+      new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('tessera');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      }),
+  );
+  try {
+    return await use(db);
+  } finally {
+    await db.evaluate((opened) => opened.close());
+    await db.dispose();
+  }
+}
+
+/** Waits until the saved search index has caught up with the change log; the wait in ms, or null on time-out. */
+export function waitForSnapshot(page: Page, timeoutMs: number): Promise<number | null> {
+  return withPageIdb(page, (db) => page.evaluate(pageWaitForSnapshot, { db, timeoutMs }));
+}
+
 // Page-side functions: serialised into the page, so self-contained.
 
 function pageImport(body: string): Promise<number> {
@@ -30,14 +57,8 @@ function pageImport(body: string): Promise<number> {
 }
 
 
-/** Waits until the saved search index has caught up with the change log; the wait in ms, or null on time-out. */
-export function pageWaitForSnapshot(args: { timeoutMs: number }): Promise<number | null> {
+function pageWaitForSnapshot({ db, timeoutMs }: { db: IDBDatabase; timeoutMs: number }): Promise<number | null> {
   return (async () => {
-    const db: IDBDatabase = await new Promise((resolve, reject) => {
-      const request = indexedDB.open('tessera');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
     const get = (store: string, key: string) =>
       new Promise<any>((resolve, reject) => {
         const request = db.transaction(store).objectStore(store).get(key);
@@ -45,15 +66,11 @@ export function pageWaitForSnapshot(args: { timeoutMs: number }): Promise<number
         request.onerror = () => reject(request.error);
       });
     const t0 = performance.now();
-    try {
-      while (performance.now() - t0 < args.timeoutMs) {
-        const [snapshot, seq] = await Promise.all([get('indexes', 'search'), get('meta', 'seq')]);
-        if (snapshot && seq && snapshot.seq === seq.value) return performance.now() - t0;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return null;
-    } finally {
-      db.close();
+    while (performance.now() - t0 < timeoutMs) {
+      const [snapshot, seq] = await Promise.all([get('indexes', 'search'), get('meta', 'seq')]);
+      if (snapshot && seq && snapshot.seq === seq.value) return performance.now() - t0;
+      await new Promise((r) => setTimeout(r, 50));
     }
+    return null;
   })();
 }

@@ -16,7 +16,7 @@
 import { basename } from 'node:path';
 import { PgliteDatabase, PostgresDatabase, type Database } from '../../worker/node/pg/database.ts';
 import { MAX_RANKED_RESULTS } from '../../worker/core/search/service.ts';
-import { loadCosqa, rankMetrics } from './search-quality.ts';
+import { loadCosqa, rankMetrics, searchCosqa } from './search-quality.ts';
 
 export interface RankFigures {
   ndcg10: number;
@@ -41,20 +41,10 @@ export interface FullTextResult {
 const LIMIT = MAX_RANKED_RESULTS;
 
 export async function measureFullText(options: { databaseUrl?: string } = {}): Promise<FullTextResult> {
-  const { app, queries, idxOf } = await loadCosqa();
-
+  const cosqa = await loadCosqa();
+  const { app, queries, idxOf } = cosqa;
   // Tessera's search on the same app.
-  const tesseraRanks: number[] = [];
-  let tesseraMs = 0;
-  let tesseraAnswered = 0;
-  for (const q of queries) {
-    const t = performance.now();
-    const response = await app.request(`/api/assets/search?query=${encodeURIComponent(q.doc)}&transferables=false`);
-    const body = (await response.json()) as { iterable: { identifier: string }[] };
-    tesseraMs += performance.now() - t;
-    if (body.iterable.length) tesseraAnswered++;
-    tesseraRanks.push(body.iterable.findIndex((r) => idxOf.get(r.identifier) === q.retrieval_idx));
-  }
+  const tessera = await searchCosqa(cosqa);
 
   // Name, description and code of each asset, as the service made them.
   const rows: { idx: number; name: string; description: string; code: string }[] = [];
@@ -107,7 +97,7 @@ export async function measureFullText(options: { databaseUrl?: string } = {}): P
       engine: db.kind,
       queries: queries.length,
       functions: rows.length,
-      tessera: figures(tesseraRanks, tesseraAnswered, tesseraMs / queries.length),
+      tessera: figures(tessera.ranks, tessera.answered, tessera.queryMsMean),
       websearch,
       anyWord,
       pgvector: vector.length > 0,

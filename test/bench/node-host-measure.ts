@@ -68,35 +68,6 @@ export async function importLibrary(url: string, gen: SnippetGen, size: number):
   return (performance.now() - t0) / 1000;
 }
 
-export interface TimedSearch {
-  total: number;
-  /** Server-Timing `rank`: query analysis and ranking in the host. */
-  rank: number;
-  /** Server-Timing `load`: building or restoring the index (a host's first search only). */
-  load: number;
-  results: number;
-}
-
-/** `GET /assets/search?query=…&transferables=false` for each query in turn, as the browser bench's page does. */
-export async function searchEach(url: string, queries: readonly string[]): Promise<TimedSearch[]> {
-  const out: TimedSearch[] = [];
-  for (const query of queries) {
-    const t0 = performance.now();
-    const response = await fetch(`${url}/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
-    const text = await response.text();
-    const total = performance.now() - t0;
-    if (!response.ok) throw new Error(`search ${query}: ${response.status} ${text.slice(0, 300)}`);
-    const timing = Object.fromEntries(
-      (response.headers.get('server-timing') ?? '').split(',').map((part) => {
-        const [name, dur] = part.trim().split(';dur=');
-        return [name, Number(dur)];
-      }),
-    );
-    out.push({ total, rank: timing.rank ?? NaN, load: timing.load ?? 0, results: (JSON.parse(text) as { iterable: unknown[] }).iterable.length });
-  }
-  return out;
-}
-
 /**
  * Write on `writer`, frame on `reader`'s `/assets/stream/identifiers` WebSocket: the browser bench's write
  * (`POST /asset/{id}/scores/increment`, one committed change each), one at a time, the next after the

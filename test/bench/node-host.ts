@@ -34,9 +34,9 @@ import { startHostProcess, type HostProcess } from '../support/node-host.ts';
 import { PostgresDatabase } from '../../worker/node/pg/database.ts';
 import { browserCreates } from './node-host-browser.ts';
 import { measureFullText, formatFullText, type FullTextResult } from './node-host-fts.ts';
-import { createInFlight, createSeeds, createSequential, frameLatencyAcross, importLibrary, searchEach } from './node-host-measure.ts';
+import { createInFlight, createSeeds, createSequential, frameLatencyAcross, importLibrary } from './node-host-measure.ts';
 import { SnippetGen } from './library-snippets.ts';
-import type { SearchBenchResult } from './search.ts';
+import { searchEach, type SearchBenchResult } from './search.ts';
 import { argValue, runSectionAlone } from './server.ts';
 import { line, ms, stats, type Stats } from './stats.ts';
 import type { benchStreams } from './streams.ts';
@@ -223,8 +223,8 @@ async function measureHost(run: HostRun): Promise<NodeHostRow> {
     const gen = new SnippetGen(run.seed + run.size, 0);
     const importSeconds = await importLibrary(c.url, gen, run.size);
     const queries = Array.from({ length: SEARCH_WARMUP + SEARCH_QUERIES }, () => gen.query());
-    const [first] = await searchEach(c.url, queries.slice(0, 1));
-    const timed = (await searchEach(c.url, queries)).slice(SEARCH_WARMUP);
+    const [first] = await searchEach(queries.slice(0, 1), c.url);
+    const timed = (await searchEach(queries, c.url)).slice(SEARCH_WARMUP);
     row.search = { assets: run.size, importSeconds: round(importSeconds), firstSearchMs: round(first!.total), endToEnd: stats(timed.map((t) => t.total)), rank: stats(timed.map((t) => t.rank)) };
   } catch (error) {
     // What the host printed says why (it may have died).

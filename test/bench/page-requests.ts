@@ -95,16 +95,11 @@ export function pageReadInterleaved(args: { ids: string[]; warmup: number; sampl
 
 /**
  * Diagnostic: the records `GET /api/asset/{id}` reads, read directly from the worker's IndexedDB in the
- * page. "mirror": like the worker (a transaction over every store, asset then format + content, wait for
+ * page (`db`, opened by withPageIdb). "mirror": like the worker (a transaction over every store, asset then format + content, wait for
  * the transaction to complete); "minimal": a transaction over the three stores, no wait for completion.
  */
-export function pageIdbRead(args: { ids: string[]; samples: number }): Promise<{ mirror: number[]; minimal: number[] }> {
+export function pageIdbRead({ db, ...args }: { db: IDBDatabase; ids: string[]; samples: number }): Promise<{ mirror: number[]; minimal: number[] }> {
   return (async () => {
-    const db: IDBDatabase = await new Promise((resolve, reject) => {
-      const request = indexedDB.open('tessera');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
     const get = (store: IDBObjectStore, key: string) =>
       new Promise<any>((resolve, reject) => {
         const request = store.get(key);
@@ -134,7 +129,6 @@ export function pageIdbRead(args: { ids: string[]; samples: number }): Promise<{
         if (i >= 20) (all ? mirror : minimal).push(t);
       }
     }
-    db.close();
     return { mirror, minimal };
   })();
 }

@@ -86,6 +86,7 @@ import { benchUncachedReads } from './uncached.ts';
 import { benchSdkCreates } from './sdk-creates.ts';
 import { classifiedSeedBody, LANGS, seedBody, snippets } from './create-snippets.ts';
 import { cpuSnapshot, foreignShare } from './machine-noise.ts';
+import { withPageIdb } from './library-import.ts';
 import { pageCreateBatches, pageCreateSequential, pageIdbRead, pageList, pageReadInterleaved, pageTimedOnce } from './page-requests.ts';
 import { sleep, stopWorkersOf, WorkerControl } from './worker-control.ts';
 
@@ -252,7 +253,7 @@ async function main(): Promise<number> {
     const assetStats = stats(read.asset);
     const echoStats = stats(read.echo);
     const ratio = { p50: assetStats.p50 / echoStats.p50, p95: assetStats.p95 / echoStats.p95 };
-    const idb = await page.evaluate(pageIdbRead, { ids, samples: IDB_SAMPLES });
+    const idb = await withPageIdb(page, (db) => page.evaluate(pageIdbRead, { db, ids, samples: IDB_SAMPLES }));
     const idbMirror = stats(idb.mirror);
     const idbMinimal = stats(idb.minimal);
     phase(`Read latency — library of ${ids.length} assets, ${READ_SAMPLES} interleaved pairs after ${READ_WARMUP} warm-up pairs`);

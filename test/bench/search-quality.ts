@@ -136,9 +136,14 @@ export function formatSplit(split: SplitMetrics): string {
   return `  ${half('tuning half', split.tuning)};  ${half('held-out half', split.heldOut)}`;
 }
 
-export async function measureSearchQuality(options: { data?: string; verbose?: boolean } = {}): Promise<QualityResult> {
-  const { app, queries, idxOf, loadSeconds } = await loadCosqa(options);
+/**
+ * Each dev query through `GET /assets/search` of the loaded app, in turn: the 0-based rank of its
+ * function (-1: not found), how many queries matched anything, and the mean time of a query in ms.
+ */
+export async function searchCosqa(cosqa: Awaited<ReturnType<typeof loadCosqa>>, onRank?: (rank: number, query: Query) => void) {
+  const { app, queries, idxOf } = cosqa;
   const ranks: number[] = [];
+  let answered = 0;
   let queryMs = 0;
   for (const q of queries) {
     const t = performance.now();
@@ -146,11 +151,19 @@ export async function measureSearchQuality(options: { data?: string; verbose?: b
     const body = (await response.json()) as { iterable: { identifier: string }[] };
     queryMs += performance.now() - t;
     if (!response.ok) throw new Error(`search: ${response.status} ${JSON.stringify(body)}`);
+    if (body.iterable.length) answered++;
     const rank = body.iterable.findIndex((r) => idxOf.get(r.identifier) === q.retrieval_idx);
     ranks.push(rank);
-    if (options.verbose) console.log(`${rank < 0 ? '-' : rank + 1}\t${q.doc}`);
+    onRank?.(rank, q);
   }
-  return { queries: queries.length, answered: MAX_RANKED_RESULTS, ...rankMetrics(ranks), split: splitMetrics(queries, ranks), loadSeconds, queryMsMean: round(queryMs / queries.length), target: NDCG_TARGET };
+  return { ranks, answered, queryMsMean: queryMs / queries.length };
+}
+
+export async function measureSearchQuality(options: { data?: string; verbose?: boolean } = {}): Promise<QualityResult> {
+  const cosqa = await loadCosqa(options);
+  const { ranks, queryMsMean } = await searchCosqa(cosqa, options.verbose ? (rank, q) => console.log(`${rank < 0 ? '-' : rank + 1}\t${q.doc}`) : undefined);
+  const { queries, loadSeconds } = cosqa;
+  return { queries: queries.length, answered: MAX_RANKED_RESULTS, ...rankMetrics(ranks), split: splitMetrics(queries, ranks), loadSeconds, queryMsMean: round(queryMsMean), target: NDCG_TARGET };
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);

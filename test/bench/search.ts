@@ -25,7 +25,7 @@
 import { basename } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { measureRelevanceLatency } from './relevance.ts';
-import { importSeeds, pageWaitForSnapshot } from './library-import.ts';
+import { importSeeds, waitForSnapshot } from './library-import.ts';
 import { SnippetGen } from './library-snippets.ts';
 import { argValue, runSectionAlone } from './server.ts';
 import { line, ms, round, stats, type Stats } from './stats.ts';
@@ -109,9 +109,9 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       const importSeconds = (Date.now() - t0) / 1000;
 
       const queries = Array.from({ length: WARMUP + queryCount }, () => gen.query());
-      const first = await page.evaluate(pageSearch, [queries[0]!]);
-      const savedAfter = await page.evaluate(pageWaitForSnapshot, { timeoutMs: 60_000 + size });
-      const timed = await page.evaluate(pageSearch, queries);
+      const first = await page.evaluate(searchEach, [queries[0]!]);
+      const savedAfter = await waitForSnapshot(page, 60_000 + size);
+      const timed = await page.evaluate(searchEach, queries);
       const measured = timed.slice(WARMUP);
       const result: SearchSizeResult = {
         assets: size,
@@ -140,7 +140,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         };
         for (let i = 0; i < COLD_SAMPLES; i++) {
           await stop();
-          const [answer] = await page.evaluate(pageSearch, [gen.query()]);
+          const [answer] = await page.evaluate(searchEach, [gen.query()]);
           cold.total.push(answer!.total);
           cold.load.push(answer!.load);
           cold.catchup.push(answer!.catchup);
@@ -183,7 +183,8 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
 // ---------------------------------------------------------------------------------------------------
 // Page-side functions: serialised into the page, so self-contained.
 
-interface Timed {
+export interface TimedSearch {
+  /** The fetch until its body is read. */
   total: number;
   /** Restoring or rebuilding the index (a worker's first search only; 0 otherwise). */
   load: number;
@@ -195,13 +196,17 @@ interface Timed {
   bytes: number;
 }
 
-/** Searches from the page, one after the other: each fetch until its body is read, with its Server-Timing (also app.ts's baseline). */
-export function pageSearch(queries: string[]): Promise<Timed[]> {
+/**
+ * `GET /assets/search?query=…&transferables=false` for each query in turn: each fetch until its body is
+ * read, with its Server-Timing. In the page (also app.ts's baseline), and in Node against the Node host
+ * (node-host.ts, `base` its URL).
+ */
+export function searchEach(queries: readonly string[], base = '/api'): Promise<TimedSearch[]> {
   return (async () => {
-    const out: Timed[] = [];
+    const out: TimedSearch[] = [];
     for (const query of queries) {
       const t0 = performance.now();
-      const response = await fetch(`/api/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
+      const response = await fetch(`${base}/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
       const text = await response.text();
       const total = performance.now() - t0;
       if (!response.ok) throw new Error(`search ${query}: ${response.status} ${text.slice(0, 300)}`);

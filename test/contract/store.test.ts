@@ -41,7 +41,7 @@ const harnesses: Record<string, StoreHarness> = {
   },
 };
 
-// The PostgreSQL server of DATABASE_URL (.ci/run starts one; see README "Node host" to run it locally).
+// The PostgreSQL server of DATABASE_URL (.ci/run starts one; docs/node.md says how to run it locally).
 const postgres = testPostgres();
 if (postgres) {
   const schemas = new Set<string>();

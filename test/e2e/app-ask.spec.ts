@@ -12,6 +12,8 @@ import { allowedChatServers, expect, test } from './fixtures.ts';
 
 // The page's own Content-Security-Policy applies here, as in app.spec.ts.
 test.use({ bypassCSP: false });
+// Each test installs the worker and fills a library first: near the 30 s default on a loaded machine.
+test.describe.configure({ timeout: 60_000 });
 
 const startChat = allowedChatServers();
 

@@ -11,6 +11,8 @@ import { expect, test } from './fixtures.ts';
 
 // The page's own Content-Security-Policy applies here, as in app.spec.ts.
 test.use({ bypassCSP: false });
+// Each test installs the worker and fills a library first: near the 30 s default on a loaded machine.
+test.describe.configure({ timeout: 60_000 });
 
 /** The sample library and names a restore must keep exactly (quotes, markup, non-ASCII, an emoji). */
 const LIBRARY: SeedSpec[] = [
@@ -90,6 +92,8 @@ test('the reminder to back up shows until a backup is made; the download is name
 });
 
 test('Back up, then Restore into a fresh profile: a summary first, then every asset with its name; a truncated file is refused with nothing changed', async ({ page, browser }, testInfo) => {
+  // Two profiles, each installing the worker, and several restores: more than the file's timeout when loaded.
+  test.setTimeout(120_000);
   const check = await watchPage(page);
   await openApp(page);
   await createAssets(page, LIBRARY);

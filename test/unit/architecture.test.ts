@@ -6,7 +6,8 @@
  * HTTP API (types from the wire schemas aside). docs/architecture.md says why. And no source file is so
  * long that it does more than one job (600 lines; data fixtures aside).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -25,12 +26,16 @@ const MAX_SOURCE_LINES = 600;
 /** Data written out as code, not logic: exempt from the limit. */
 const DATA_FIXTURES = new Set(['test/fixtures/language-sample.ts']);
 
-/** Every module a file imports (static and dynamic), as paths relative to the repository, or package names. */
+/** Every module a file imports (static, dynamic and bare), as paths relative to the repository, or package names. */
 function importsOf(file: string): { spec: string; typeOnly: boolean; target: string }[] {
-  const text = readFileSync(file, 'utf8');
+  return importsIn(readFileSync(file, 'utf8'), file);
+}
+
+/** `importsOf` for a file's text. */
+function importsIn(text: string, file: string): { spec: string; typeOnly: boolean; target: string }[] {
   const found: { spec: string; typeOnly: boolean; target: string }[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)) {
-    const spec = m[3] ?? m[4]!;
+  for (const m of text.matchAll(/(?:^|\n)\s*(import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'|(?:^|\n)\s*import\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)) {
+    const spec = m[3] ?? m[4] ?? m[5]!;
     const target = spec.startsWith('.') ? relative(root, resolve(file, '..', spec)) : spec;
     found.push({ spec, typeOnly: !!m[2], target });
   }
@@ -43,6 +48,23 @@ function withoutComments(text: string): string {
 }
 
 describe('architecture', () => {
+  it('finds every kind of import: named, type-only, re-exported, dynamic and bare (side effects only)', () => {
+    const text = [
+      "import { a } from './a.ts';",
+      "import type { B } from '../browser/b.ts';",
+      "export * from './c.ts';",
+      "import '../browser/side-effect.ts';",
+      "const lazy = () => import('./lazy.ts');",
+    ].join('\n');
+    expect(importsIn(text, join(root, 'worker/core/x.ts'))).toEqual([
+      { spec: './a.ts', typeOnly: false, target: 'worker/core/a.ts' },
+      { spec: '../browser/b.ts', typeOnly: true, target: 'worker/browser/b.ts' },
+      { spec: './c.ts', typeOnly: false, target: 'worker/core/c.ts' },
+      { spec: '../browser/side-effect.ts', typeOnly: false, target: 'worker/browser/side-effect.ts' },
+      { spec: './lazy.ts', typeOnly: false, target: 'worker/core/lazy.ts' },
+    ]);
+  });
+
   it('worker/core imports nothing from a host or the page', () => {
     const bad = sources(join(root, 'worker/core')).flatMap((file) =>
       importsOf(file)
@@ -53,8 +75,8 @@ describe('architecture', () => {
   });
 
   it('worker/core names no host-only global, evals nothing, and typechecks with the ES libs alone', () => {
-    // Node's types stand in for the web platform in the core's typecheck (worker/core/web-platform.d.ts),
-    // so what only Node has is refused here; what only a browser has does not compile there.
+    // The typecheck refuses what neither the ES libs nor worker/core/web-platform.d.ts declare (the next
+    // test); this also catches what compiles anywhere (`eval`) or hides from types (`typeof caches`).
     // A method of that name (`private process(…)`) is not the global.
     const hostOnly = /(?<=^|[\s;=(,!&|?:{[])(?<!\b(?:private|protected|public|static|async|function)\s+)(?:process|Buffer|require|__dirname|importScripts|caches|TESSERA_LAZY\w*)\b\s*[.(]|\btypeof\s+(?:caches|location|self|window|document|TESSERA_LAZY\w*)\b|\beval\b|\bnew\s+Function\s*\(/;
     const bad = sources(join(root, 'worker/core')).flatMap((file) =>
@@ -70,6 +92,30 @@ describe('architecture', () => {
     const built = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { references: { path: string }[] };
     expect(built.references.map((r) => r.path)).toContain('./worker/core/tsconfig.json');
   });
+
+  it('a Node-only global does not typecheck in the core, whatever the types of its packages load', () => {
+    // A package's types can bring in Node's (transformers.js's import sharp's, which do): the core's
+    // typecheck of a probe that imports the types of every package the core imports, beside the core's
+    // own declarations, must fail on `process` and `Buffer`, and only on them.
+    const core = join(root, 'worker/core');
+    const referencing = sources(core).filter((file) => /^\/\/\/\s*<reference\s+(types|lib)=/m.test(readFileSync(file, 'utf8')));
+    expect(referencing).toEqual([]);
+    const packages = [...new Set(sources(core).flatMap((file) => importsOf(file).map((i) => i.spec)).filter((spec) => !spec.startsWith('.')))];
+    expect(packages).toContain('@huggingface/transformers');
+    // Inside the repository, so the probe resolves the packages as the core does.
+    const dir = mkdtempSync(join(root, 'node_modules/.tessera-core-types-'));
+    try {
+      const probe = [...packages.map((name, n) => `export type * as p${n} from '${name}';`), 'export const nodeOnly = [process.env, Buffer];'];
+      writeFileSync(join(dir, 'probe.ts'), probe.join('\n'));
+      const options = { noEmit: true, composite: false, emitDeclarationOnly: false, rootDir: root };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(core, 'tsconfig.json'), compilerOptions: options, include: [join(core, '**/*.d.ts'), 'probe.ts'] }));
+      const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+      const errors = tsc.stdout.split('\n').filter((line) => line.includes('error TS'));
+      expect(errors.map((line) => /Cannot find name '(\w+)'/.exec(line)?.[1] ?? line)).toEqual(['process', 'Buffer']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('the hosts import nothing from the page', () => {
     const bad = ['worker/browser', 'worker/node'].flatMap((dir) =>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfiguredEmbedder } from '../../worker/core/embed/configured.ts';
 import { EMBEDDING_TIMEOUT_MS, EmbeddingEndpointError, EndpointEmbedder } from '../../worker/core/embed/endpoint.ts';
-import { activeEmbeddingSettings } from '../../worker/core/embed/endpoint-settings.ts';
+import { embeddingSettingsRecord } from '../../worker/core/embed/endpoint-settings.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { chatServersPerTest, EMBEDDING_DIMENSIONS, startChatServer, type ChatServer, type ChatServerMode } from '../support/chat-server.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -17,7 +17,7 @@ const RETRY_MS = 60_000;
 async function library(clock = { now: 0 }, timeoutMs = EMBEDDING_TIMEOUT_MS) {
   let api: TestApi | undefined;
   const embedder = new ConfiguredEmbedder(new HashingEmbedder(), {
-    readSettings: () => activeEmbeddingSettings(api!.store),
+    readSettings: () => embeddingSettingsRecord.active(api!.store),
     fetch: (input, init) => fetch(input, init),
     timeoutMs,
     retryAfterMs: RETRY_MS,

@@ -10,7 +10,7 @@ import { ChatError, streamChat } from '../../worker/core/qgpt/answer/chat.ts';
 import { HISTORY_CHARS, type Turn } from '../../worker/core/qgpt/answer/generative.ts';
 import { questionWithSources } from '../../worker/core/qgpt/answer/question.ts';
 import { storeRelevant } from '../../worker/core/qgpt/relevant-ring.ts';
-import { readChatSettings } from '../../worker/core/qgpt/answer/chat-settings.ts';
+import { chatSettingsRecord } from '../../worker/core/qgpt/answer/chat-settings.ts';
 import { chatServersPerTest, startChatServer } from '../support/chat-server.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { dumpStore } from '../support/dump.ts';
@@ -164,7 +164,7 @@ describe('/qgpt/settings', () => {
     const got = await settings('GET');
     expect(got.body).toEqual(put.body);
     expect(JSON.stringify(got.body)).not.toContain('sk-secret');
-    expect(await readChatSettings(ctx)).toMatchObject({ apiKey: 'sk-secret' });
+    expect(await chatSettingsRecord.read(ctx.store)).toMatchObject({ apiKey: 'sk-secret' });
     expect((await settings('PUT', { url: 'http://localhost:11434/v1', model: 'llama3.2', enabled: false })).body).toMatchObject({ enabled: false, hasApiKey: false });
     expect(await settings('DELETE')).toEqual({ status: 200, body: { configured: false } });
     expect(await settings('GET')).toEqual({ status: 200, body: { configured: false } });

@@ -4,7 +4,9 @@
  * The Chromium test (test/e2e/rpc.spec.ts) checks the same through the real MessageChannel.
  */
 import { describe, expect, it } from 'vitest';
+import { remoteServices } from '../../worker/browser/rpc.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
+import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { ApiError, asApiError } from '../../worker/core/errors.ts';
 import { BODY_OPERATIONS, OPERATIONS, STREAMING_OPERATIONS } from '../../worker/core/service-operations.ts';
 import { createServices, type Services } from '../../worker/core/services.ts';
@@ -169,5 +171,23 @@ describe('services = routes', () => {
     expect(asApiError(api)).toBe(api);
     expect(asApiError(Object.assign(new Error('full'), { name: 'QuotaExceededError' })).status).toBe(507);
     expect(asApiError(new Error('boom'))).toMatchObject({ status: 500, code: 'internal_error', message: 'boom' });
+  });
+});
+
+describe('the RPC path (worker/browser/rpc.ts)', () => {
+  it('answers a wire object without changing the cached Asset it was read from (review 29)', async () => {
+    const store = new MemoryStore();
+    const ctx = withDefaults({ store, feed: new MemoryFeed(), classifier: await testClassifier() });
+    const services = createServices(ctx);
+    const { id } = await services.createAsset(fragmentSeed(PYTHON_SNIPPET) as never);
+    const cached = await services.getAsset(id);
+    expect(await services.getAsset(id), 'the second read is the cache').toBe(cached);
+    // The cached object has keys whose value is undefined: what the RPC answer must drop, and keep here.
+    expect(cached).not.toStrictEqual(plain(cached));
+    const before = structuredClone(cached);
+    const answered = await remoteServices(async () => ({ services, ctx })).getAsset(id);
+    expect(answered).toStrictEqual(plain(cached));
+    expect(cached).toStrictEqual(before);
+    expect(await services.getAsset(id)).toBe(cached);
   });
 });

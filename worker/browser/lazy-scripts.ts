@@ -15,8 +15,8 @@
  * so that the next load fetches it again.
  *
  * The worker's Content-Security-Policy, if it is served with one, must allow `eval` (`script-src
- * 'unsafe-eval'`) for these scripts and `'wasm-unsafe-eval'` for the embedder's WebAssembly (README,
- * "Hosting").
+ * 'unsafe-eval'`) for these scripts and `'wasm-unsafe-eval'` for the embedder's WebAssembly
+ * (docs/embedding.md, "Bases, hosting and offline").
  *
  * The core reaches them only through `Deps.loadModule` (`lazyModuleLoader` here), so nothing in `/sw.js`
  * imports the libraries themselves.

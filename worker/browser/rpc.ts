@@ -60,18 +60,30 @@ function end(): void {
   if (--inFlight === 0) settled?.();
 }
 
-/** Deletes, in place, object keys whose value is undefined: the result then equals its JSON round trip. */
-function dropUndefined<T>(value: T): T {
+/**
+ * The value without object keys whose value is undefined, so that it equals its JSON round trip. A copy
+ * where anything is dropped, never a change in place: a result may be the asset cache's own object.
+ */
+function withoutUndefined<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) {
-    for (const item of value) dropUndefined(item);
-  } else if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      if (record[key] === undefined) delete record[key];
-      else dropUndefined(record[key]);
-    }
+    let items: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const kept = withoutUndefined(item);
+      if (kept !== item) (items ??= [...value])[i] = kept;
+    });
+    return (items ?? value) as T;
   }
-  return value;
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(record)) {
+    const kept = item === undefined ? undefined : withoutUndefined(item);
+    if (kept === item && item !== undefined) continue;
+    copy ??= { ...record };
+    if (kept === undefined) delete copy[key];
+    else copy[key] = kept;
+  }
+  return (copy ?? value) as T;
 }
 
 /** What the RPC path runs on: the services and their context (for keyed writes). */
@@ -80,7 +92,8 @@ export interface RpcHost {
   ctx: ServiceContext;
 }
 
-function remoteServices(host: () => Promise<RpcHost>): Services {
+/** The services as the RPC path serves them: each call counted in flight, its result a wire object, its failure an error body. */
+export function remoteServices(host: () => Promise<RpcHost>): Services {
   return new Proxy({} as Services, {
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
@@ -89,12 +102,12 @@ function remoteServices(host: () => Promise<RpcHost>): Services {
         try {
           const { services: target, ctx } = await host();
           // `keyed(key, operation, args)`: a write run once per Idempotency-Key.
-          if (name === KEYED_CALL) return dropUndefined(await runKeyedOperation(ctx, args[0], args[1], args[2]));
+          if (name === KEYED_CALL) return withoutUndefined(await runKeyedOperation(ctx, args[0], args[1], args[2]));
           const operation = (target as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[name];
           if (typeof operation !== 'function' || !Object.hasOwn(OPERATIONS, name)) {
             throw new ApiError(404, 'operation_not_found', `No RPC operation '${name}'.`);
           }
-          return dropUndefined(await operation(...args));
+          return withoutUndefined(await operation(...args));
         } catch (error) {
           throw asApiError(error).toJSON();
         } finally {

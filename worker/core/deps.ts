@@ -2,7 +2,7 @@ import { AssetCache } from './assets/asset-cache.ts';
 import type { Classifier } from './assets/classifier.ts';
 import { ConfiguredEmbedder } from './embed/configured.ts';
 import type { Embedder } from './embed/embedder.ts';
-import { activeEmbeddingSettings } from './embed/endpoint-settings.ts';
+import { embeddingSettingsRecord } from './embed/endpoint-settings.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
@@ -25,7 +25,7 @@ export interface Deps {
   maxRestoreBytes?: number;
   /**
    * Turns snippets into vectors (worker/core/embed): the built-in embedder, default the hashing embedder,
-   * which needs no files. The Context's embedder wraps it (embed/configured.ts): a configured embeddings
+   * which needs no files. The ServiceContext's embedder wraps it (embed/configured.ts): a configured embeddings
    * endpoint answers instead while it works.
    */
   embedder?: Embedder;
@@ -63,7 +63,7 @@ export function withDefaults(deps: Deps): ServiceContext {
     ...deps,
     fetch: fetcher,
     embedder:
-      builtIn instanceof ConfiguredEmbedder ? builtIn : new ConfiguredEmbedder(builtIn, { readSettings: () => activeEmbeddingSettings(deps.store), fetch: fetcher }),
+      builtIn instanceof ConfiguredEmbedder ? builtIn : new ConfiguredEmbedder(builtIn, { readSettings: () => embeddingSettingsRecord.active(deps.store), fetch: fetcher }),
     // Made only when missing: a cache subscribes to the feed, and withDefaults may see a ServiceContext again.
     assetCache: deps.assetCache ?? new AssetCache(deps.feed),
   };

@@ -21,11 +21,6 @@ export const invalid = (message: string, code = 'invalid_content') => new ApiErr
 export const notFound = (kind: string, id: string) =>
   new ApiError(404, `${kind.replace(/ /g, '_')}_not_found`, `No ${kind} with id '${id}'.`);
 
-/** A path the API defines whose feature arrives with later work: a clear 501, not a 404. */
-export const notYet = (feature: string) => () => {
-  throw new ApiError(501, 'not_implemented', `${feature} is not implemented yet.`);
-};
-
 /** Whether `error` is the browser refusing a write for a full disk (a QuotaExceededError, or its message). */
 export function isQuotaExceeded(error: unknown): boolean {
   return error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message));

@@ -19,11 +19,9 @@ import { backupFilename, backupStream } from './backup/write.ts';
 import type { ServiceContext } from './deps.ts';
 import { describeEmbedder, embedTagged, type EmbedderInfo, type TaggedVectors } from './embed/embedder.ts';
 import {
-  clearEmbeddingSettings,
+  embeddingSettingsRecord,
   EmbeddingSettingsSchema,
-  readEmbeddingSettings,
   testEmbeddingSettings,
-  writeEmbeddingSettings,
   type EmbeddingSettings,
 } from './embed/endpoint-settings.ts';
 import { ApiError, badRequest } from './errors.ts';
@@ -92,7 +90,7 @@ import { question } from './qgpt/answer/question.ts';
 import { MAX_RELEVANT, relevance } from './qgpt/relevance.ts';
 import { reprompt } from './qgpt/answer/reprompt.ts';
 import { ChatError, streamChat } from './qgpt/answer/chat.ts';
-import { ChatSettingsSchema, clearChatSettings, publicSettings, readChatSettings, writeChatSettings, type ChatSettings, type PublicChatSettings } from './qgpt/answer/chat-settings.ts';
+import { ChatSettingsSchema, chatSettingsRecord, publicSettings, type ChatSettings, type PublicChatSettings } from './qgpt/answer/chat-settings.ts';
 import { vectorIndexFor, type EmbeddingProgress } from './qgpt/vectors/snippet-vectors.ts';
 import { recommendedAssets, relatedAssets, suggestedAssets } from './search/discover.ts';
 import { MAX_PAGE_SIZE, searchAssets, searchWithFilters, type SearchTiming } from './search/service.ts';
@@ -238,7 +236,7 @@ export interface Services {
   getConversation(conversation: string): Promise<Conversation>;
   /** POST /conversation/update (the name) */
   updateConversation(conversation: Partial<Conversation> & Pick<Conversation, 'id'>): Promise<Conversation>;
-  // granted folders (Tessera's own; see qgpt/folders.ts)
+  // granted folders (Tessera's own; see qgpt/files/folders.ts)
   /** GET /folders */
   listFolders(): Promise<GrantedFolders>;
   /** No route (HTTP cannot carry a FileSystemDirectoryHandle): stores `handle` under `name`, replacing one of that name. */
@@ -337,7 +335,7 @@ export function createServices(ctx: ServiceContext): AllServices {
       const checked: QGPTPersonsRelatedInput = checkOptional(QGPTPersonsRelatedInputSchema, input) ?? {};
       return personsRelated(ctx, checked, transferables(options));
     },
-    chatSettings: async () => publicSettings(await readChatSettings(ctx)),
+    chatSettings: async () => publicSettings(await chatSettingsRecord.read(ctx.store)),
     testChatSettings: (options) => testChatSettings(ctx, options?.signal),
     describeEmbedder: async () => {
       await ctx.embedder.ready?.();
@@ -345,7 +343,7 @@ export function createServices(ctx: ServiceContext): AllServices {
     },
     embed: (input) => embedTexts(ctx, check(EmbedRequestSchema, input, '{texts: string[]}').texts),
     embeddingProgress: async () => vectorIndexFor(ctx).progress,
-    embeddingSettings: async () => publicSettings(await readEmbeddingSettings(ctx.store)),
+    embeddingSettings: async () => publicSettings(await embeddingSettingsRecord.read(ctx.store)),
     testEmbeddingSettings: () => testEmbeddingSettings(ctx),
     listIdentifiers: (options?: { pseudo?: boolean }) => listIdentifiers(ctx, { pseudo: flag(options, 'pseudo', false) }),
     pseudoSnapshot: () => pseudoSnapshot(ctx),
@@ -383,10 +381,10 @@ export function createServices(ctx: ServiceContext): AllServices {
     listFolders: () => listFolders(ctx),
     registerFolder: (name: string, handle: unknown) => registerFolder(ctx, name, handle),
     removeFolder: (name: string) => removeFolder(ctx, id(name, 'folder')),
-    saveChatSettings: (settings) => writeChatSettings(ctx, check(ChatSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
-    clearChatSettings: () => clearChatSettings(ctx),
-    saveEmbeddingSettings: (settings) => writeEmbeddingSettings(ctx, check(EmbeddingSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
-    clearEmbeddingSettings: () => clearEmbeddingSettings(ctx),
+    saveChatSettings: (settings) => chatSettingsRecord.write(ctx, check(ChatSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
+    clearChatSettings: () => chatSettingsRecord.clear(ctx),
+    saveEmbeddingSettings: (settings) => embeddingSettingsRecord.write(ctx, check(EmbeddingSettingsSchema, settings, '{url, model, apiKey?, enabled?}')),
+    clearEmbeddingSettings: () => embeddingSettingsRecord.clear(ctx),
     refreshEmbeddings: async () => {
       const vectors = vectorIndexFor(ctx);
       vectors.current().catch((error) => console.error('embeddings: bringing the library vectors up to date failed', error));
@@ -423,7 +421,7 @@ async function embedTexts(ctx: ServiceContext, texts: string[]): Promise<Embedde
 
 /** Asks the saved endpoint for a one-word completion; says the reason only when it fails (not the endpoint's own error text). */
 async function testChatSettings(ctx: ServiceContext, signal: AbortSignal | undefined): Promise<SettingsTest> {
-  const settings = await readChatSettings(ctx);
+  const settings = await chatSettingsRecord.read(ctx.store);
   if (!settings) return { ok: false, message: 'No answer endpoint is set.' };
   const started = performance.now();
   try {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Conversation } from '../../client/api.ts';
+import type { Conversation, QGPTStreamOutput, RelevantQGPTSeed, RelevantQGPTSeeds } from '../../client/api.ts';
 import { listFolders, type GrantedFolder } from '../../client/folders.ts';
-import { AskStream, findRelevant, type AskHandlers, type AskScope, type Relevant, type StreamFrame } from '../ask-stream.ts';
+import { AskStream, findRelevant, type AskHandlers, type AskScope } from '../ask-stream.ts';
 import { textOf } from '../asset-content.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { timeAgo, epochOf } from '../format.ts';
@@ -97,7 +97,7 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
     // The search runs on the rewrite; the question itself is asked as typed (the answerer has the earlier
     // turns), so the conversation keeps the words the person used, not the rewrite.
     let sent = query;
-    let relevant: Relevant[] | undefined;
+    let relevant: RelevantQGPTSeeds | undefined;
     if (conversationRef.current && exchanges.length) {
       sent = await session.api
         .reprompt({
@@ -110,7 +110,7 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
           },
         })
         .then((r) => r.query || query, () => query);
-      if (sent !== query) relevant = await findRelevant(sent, chosen).then((found) => (found.length ? found : undefined), () => undefined);
+      if (sent !== query) relevant = await findRelevant(sent, chosen).then((found) => (found.iterable.length ? found : undefined), () => undefined);
     }
     let rendering = false;
     let latest = '';
@@ -140,16 +140,16 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
     else await stream.current.ask(sent, chosen, conversationRef.current, handlers);
   };
 
-  const finish = async (key: string, status: string, frame: StreamFrame, query: string, found?: Relevant[]) => {
+  const finish = async (key: string, status: string, frame: QGPTStreamOutput, query: string, found?: RelevantQGPTSeeds) => {
     if (status === 'COMPLETED') {
-      const relevant = frame.relevance?.relevant.iterable ?? found ?? [];
+      const relevant = frame.relevance?.relevant ?? found ?? { iterable: [] };
       setExchanges((all) =>
         all.map((x) => {
           if (x.key !== key) return x;
-          void sourcesOf(session, relevant, x.answer).then((sources) => update(key, () => ({ sources })));
+          void sourcesOf(session, relevant.iterable, x.answer).then((sources) => update(key, () => ({ sources })));
           void renderAnswer(session, x.answer).then((html) => update(key, () => ({ html })));
           void session.api
-            .hints({ relevant: { iterable: relevant as never }, query, answer: { text: x.answer, score: 0 } })
+            .hints({ relevant, query, answer: { text: x.answer, score: 0 } })
             .then((h) => setHints(h.answers.iterable.map((a) => a.text).slice(0, 4)), () => setHints([]));
           return { ...x, status: 'done' };
         }),
@@ -397,9 +397,9 @@ const ASSET_ID = /asset ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
  * The assets an answer used, by name, with the lines of the snippets taken from each: the assets the
  * answer names (extractive answers name each source), else every asset of the relevant snippets.
  */
-async function sourcesOf(session: Session, relevant: Relevant[], answer: string): Promise<Source[]> {
+async function sourcesOf(session: Session, relevant: RelevantQGPTSeed[], answer: string): Promise<Source[]> {
   const named = new Set([...answer.matchAll(ASSET_ID)].map((m) => m[1]!.toLowerCase()));
-  const byAsset = new Map<string, Relevant[]>();
+  const byAsset = new Map<string, RelevantQGPTSeed[]>();
   for (const r of relevant) {
     const id = r.asset?.id;
     if (id && (named.size === 0 || named.has(id.toLowerCase()))) byAsset.set(id, [...(byAsset.get(id) ?? []), r]);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { AnswerEndpoint } from '../../client/api.ts';
+import type { ChatSettings, PublicChatSettings } from '../../client/api.ts';
 import { messageOf } from '../library-state.ts';
 
 /** Plain http is allowed for this machine only: a key sent elsewhere in clear could be read on the way. */
@@ -17,9 +17,9 @@ export function keyTransportProblem(url: string, apiKey: string): string | undef
 }
 
 export interface EndpointCalls {
-  get(): Promise<AnswerEndpoint>;
-  set(settings: { url: string; model: string; apiKey?: string; enabled?: boolean }): Promise<AnswerEndpoint>;
-  clear(): Promise<AnswerEndpoint>;
+  get(): Promise<PublicChatSettings>;
+  set(settings: ChatSettings): Promise<PublicChatSettings>;
+  clear(): Promise<PublicChatSettings>;
   test(): Promise<{ ok: boolean; message: string }>;
 }
 
@@ -41,7 +41,7 @@ export function EndpointCard(props: {
   onChange?: () => void;
 }) {
   const { calls } = props;
-  const [current, setCurrent] = useState<AnswerEndpoint | undefined>(undefined);
+  const [current, setCurrent] = useState<PublicChatSettings | undefined>(undefined);
   const [url, setUrl] = useState('');
   const [model, setModel] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -53,8 +53,8 @@ export function EndpointCard(props: {
     calls.get().then((s) => {
       setCurrent(s);
       if (typed.current) return;
-      setUrl(s.url ?? '');
-      setModel(s.model ?? '');
+      setUrl(s.configured ? s.url : '');
+      setModel(s.configured ? s.model : '');
     }, () => {});
   }, []);
   const save = async (e: Event) => {
@@ -106,7 +106,7 @@ export function EndpointCard(props: {
         </label>
         <label class="field">
           <span>API key (optional)</span>
-          <input type="password" autocomplete="off" value={apiKey} placeholder={current?.hasApiKey ? 'A key is saved; type to replace it' : 'sk-…'} onInput={(e) => setApiKey(e.currentTarget.value)} />
+          <input type="password" autocomplete="off" value={apiKey} placeholder={current?.configured && current.hasApiKey ? 'A key is saved; type to replace it' : 'sk-…'} onInput={(e) => setApiKey(e.currentTarget.value)} />
         </label>
         <p class="muted small">
           The key is kept in this site's IndexedDB in this browser profile, sent only to this endpoint, and never answered back by the API. Any script running on

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { EmbedderInfo, EmbeddingProgress } from '../../client/api.ts';
+import type { EmbedderInfo, EmbeddingProgress, RestoreSummary } from '../../client/api.ts';
 import { listFolders, pickFolder, removeFolder, type GrantedFolder } from '../../client/folders.ts';
-import { BACKUP_REMINDER_DAYS, backUp, daysSinceBackup, lastBackup, restore, type RestoreSummary } from '../backup.ts';
+import { BACKUP_REMINDER_DAYS, backUp, daysSinceBackup, lastBackup, restore } from '../backup.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { dateTime } from '../format.ts';
 import { messageOf } from '../library-state.ts';

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
+import { readLinked } from './linked.ts';
 import * as build from '../model/build.ts';
 import { readConversations } from '../qgpt/conversations.ts';
 import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
@@ -20,27 +21,11 @@ export async function requireAsset(tx: ReadTx, id: string): Promise<AssetRecord>
 
 /** Reads what one asset links to and builds the wire Asset. */
 export async function assembleAsset(tx: ReadTx, record: AssetRecord, options: ReadOptions = {}): Promise<Asset> {
-  const [formats, contents, tags, websites, summaries, persons, annotations, conversations] = await Promise.all([
-    tx.getMany('formats', record.formats),
+  const [linked, contents] = await Promise.all([
+    readLinked(tx, record, ['formats', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'conversations']),
     options.transferables === false ? null : tx.getMany('contents', record.formats),
-    tx.getMany('tags', record.tags),
-    tx.getMany('websites', record.websites),
-    tx.getMany('summaries', record.summaries),
-    tx.getMany('persons', record.persons),
-    tx.getMany('annotations', record.annotations),
-    tx.getMany('conversations', record.conversations),
   ]);
-  return build.asset({
-    asset: record,
-    formats,
-    contents: contents && new Map(contents.map((c) => [c.id, c])),
-    tags,
-    websites,
-    summaries,
-    persons,
-    annotations,
-    conversations,
-  });
+  return build.asset({ asset: record, ...linked, contents: contents && new Map(contents.map((c) => [c.id, c])) });
 }
 
 /** The collections `assembleAsset` reads: a read transaction over only these is cheaper. */

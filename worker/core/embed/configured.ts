@@ -1,5 +1,5 @@
 /**
- * The embedder a Context uses: the embeddings endpoint the user configured (endpoint.ts, settings in
+ * The embedder a ServiceContext uses: the embeddings endpoint the user configured (endpoint.ts, settings in
  * endpoint-settings.ts) while it works, else the host's built-in embedder (hashing or transformers).
  *
  * - The settings are read again at most every SETTINGS_TTL_MS (another instance may change them), and at
@@ -7,7 +7,7 @@
  * - When the endpoint fails (down, HTTP error, bad answer, timeout), the call is answered by the built-in
  *   embedder instead and the endpoint is left alone for `retryAfterMs`; `describe()` says so. Vectors are
  *   never mixed: `id` is the active embedder's, `embedTagged` says whose vectors it answered, and the
- *   library's vectors (qgpt/vectors.ts) are redone when the active id changes.
+ *   library's vectors (qgpt/vectors/snippet-vectors.ts) are redone when the active id changes.
  */
 import { describeEmbedder, type Embedder, type EmbedderInfo, type TaggedVectors } from './embedder.ts';
 import { EmbeddingEndpointError, EndpointEmbedder, endpointEmbedderId, type EndpointSettings } from './endpoint.ts';

@@ -15,9 +15,10 @@ import { json, keyed } from './idempotent.ts';
  *   number[][]}`, one L2-normalised vector per text, in order. Loads the model on first use; a model
  *   that fails to load is a 503 `embedder_unavailable` naming the reason.
  * - GET `/embeddings/library` -> EmbeddingProgress `{embedder, embedded, pending, snippets, running}`: how
- *   far the library's snippet vectors are (qgpt/vectors.ts); after a change of embedder `pending` counts
- *   down while everything is re-embedded. POST `/embeddings/library` starts bringing them up to date in
- *   the background and answers 202 with the progress (relevance does it too, before it answers).
+ *   far the library's snippet vectors are (qgpt/vectors/snippet-vectors.ts); after a change of embedder
+ *   `pending` counts down while everything is re-embedded. POST `/embeddings/library` starts bringing
+ *   them up to date in the background and answers 202 with the progress (relevance does it too, before
+ *   it answers).
  * - `/embeddings/settings`: an OpenAI-compatible embeddings endpoint (`<url>/embeddings`) to embed with
  *   instead of the built-in embedder, like `/qgpt/settings` for answers: GET, PUT `{url, model, apiKey?,
  *   enabled?}` (the key never answered back, only over https or to this machine), DELETE, and POST

@@ -4,7 +4,7 @@ import { createServices } from '../services.ts';
 import { keyed, noContent } from './idempotent.ts';
 
 /**
- * `/folders`: Tessera's own API over the folders granted for `/qgpt/relevance` paths (qgpt/folders.ts).
+ * `/folders`: Tessera's own API over the folders granted for `/qgpt/relevance` paths (qgpt/files/folders.ts).
  * GET `/folders` -> `{iterable: [{name, path, created}]}`; DELETE `/folders/{name}` -> 204 (404 when no
  * folder has that name). Registering needs a handle, which HTTP cannot carry: `registerFolder()` in
  * app/client/folders.ts (the RPC path).

@@ -1,4 +1,5 @@
 import { readSeededContent } from '../assets/content.ts';
+import { readLinked } from '../assets/linked.ts';
 import type { SeededFormat } from '../model/schemas.ts';
 import type {
   AnnotationRecord,
@@ -193,24 +194,17 @@ export function splitProse(text: string): { code: string; prose: string } {
   return { code, prose: prose.join('\n') };
 }
 
+/** What a document reads of what its asset links to. */
+const DOCUMENT_LINKS = ['formats', 'contents', 'tags', 'websites', 'persons', 'annotations'] as const;
+
 /** The collections a document is read from (the scope of a read transaction). */
-export const DOCUMENT_SCOPE = ['assets', 'formats', 'contents', 'tags', 'websites', 'persons', 'annotations'] as const;
+export const DOCUMENT_SCOPE = ['assets', ...DOCUMENT_LINKS] as const;
 
 /** Reads the documents of some assets in the caller's transaction (missing assets are left out). */
 export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise<SearchDocument[]> {
   const assets = await tx.getMany('assets', ids);
   return Promise.all(
-    assets.map(async (asset) => {
-      const [formats, contents, tags, websites, persons, annotations] = await Promise.all([
-        tx.getMany('formats', asset.formats),
-        tx.getMany('contents', asset.formats),
-        tx.getMany('tags', asset.tags),
-        tx.getMany('websites', asset.websites),
-        tx.getMany('persons', asset.persons),
-        tx.getMany('annotations', asset.annotations),
-      ]);
-      return searchDocument({ asset, formats, contents, tags, websites, persons, annotations });
-    }),
+    assets.map(async (asset) => searchDocument({ asset, ...(await readLinked(tx, asset, DOCUMENT_LINKS)) })),
   );
 }
 

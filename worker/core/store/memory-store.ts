@@ -1,3 +1,4 @@
+import { exclusive } from '../exclusive.ts';
 import { unref } from '../timers.ts';
 import { COLLECTIONS, INDEXES, type CollectionName, type Collections, type IndexedCollection } from './records.ts';
 import type { IndexQuery, ReadTx, Store, WriteTx } from './store.ts';
@@ -18,7 +19,7 @@ type IndexMap = Map<string, Set<string>>;
 export class MemoryStore implements Store {
   private tables = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Tables;
   /** Writes run one at a time, as they do in IndexedDB. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly exclusive = exclusive();
   /** Reads under way: while there are any, a commit replaces the tables it changes instead of changing them. */
   private reading = 0;
   /** A table's ids in key order, made on first use after a write changed it (getRange reads them in batches). */
@@ -84,9 +85,7 @@ export class MemoryStore implements Store {
         if (immediate !== undefined) nodeImmediate?.clear(immediate);
       }
     };
-    const result = this.queue.then(run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.exclusive(run);
   }
 
   close(): void {}

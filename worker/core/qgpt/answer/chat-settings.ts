@@ -1,11 +1,13 @@
 /**
  * The chat-completions endpoint the user configured for generative answers, kept in the store (`meta`,
- * record `qgpt.settings`) so it survives worker restarts. Tessera's own API: routes/qgpt-settings.ts.
+ * record `qgpt.settings`) so it survives worker restarts; its shape and rules, which the embeddings
+ * endpoint's settings share (embed/endpoint-settings.ts). Tessera's own API: routes/qgpt-settings.ts.
  */
 import * as z from 'zod';
 import type { ServiceContext } from '../../deps.ts';
 import { keyedWrite } from '../../idempotency.ts';
 import { lazySchema } from '../../model/lazy-schema.ts';
+import type { Store } from '../../store/store.ts';
 
 export const SETTINGS_ID = 'qgpt.settings';
 
@@ -44,41 +46,50 @@ export type PublicChatSettings =
   | { configured: false }
   | { configured: true; url: string; model: string; enabled: boolean; hasApiKey: boolean };
 
-export async function readChatSettings(ctx: ServiceContext): Promise<ChatSettings | undefined> {
-  const record = await ctx.store.read((tx) => tx.get('meta', SETTINGS_ID), ['meta']);
-  const parsed = ChatSettingsSchema.safeParse(record?.value);
-  return parsed.success ? parsed.data : undefined;
+/**
+ * An endpoint's settings kept in one `meta` record (the answer endpoint's here, the embeddings
+ * endpoint's in embed/endpoint-settings.ts), and the one way to use them.
+ */
+export interface EndpointSettingsRecord {
+  /** The settings; undefined when none are saved (or what is saved no longer parses). */
+  read(store: Store): Promise<ChatSettings | undefined>;
+  /** The settings when they are in use: saved and not disabled. */
+  active(store: Store): Promise<ChatSettings | undefined>;
+  /** Stores the settings (a keyed write); answers them as GET does, without the key. */
+  write(ctx: ServiceContext, settings: ChatSettings): Promise<PublicChatSettings>;
+  /** Clears the settings (a keyed write); answers `{configured: false}`. */
+  clear(ctx: ServiceContext): Promise<PublicChatSettings>;
 }
 
-/** The settings when generative answers are on (configured and not disabled). */
-export async function activeChatSettings(ctx: ServiceContext): Promise<ChatSettings | undefined> {
-  const settings = await readChatSettings(ctx);
-  return settings && settings.enabled !== false ? settings : undefined;
-}
-
-/** Stores the settings; answers them as GET /qgpt/settings does (the answer a keyed PUT keeps). */
-export function writeChatSettings(ctx: ServiceContext, settings: ChatSettings): Promise<PublicChatSettings> {
-  return keyedWrite(
-    ctx,
-    async (tx) => {
-      await tx.put('meta', { id: SETTINGS_ID, value: settings });
-      return publicSettings(settings);
+/** The record `id` of `meta`; `changed` runs after each write or clear, whether it succeeded or not. */
+export function endpointSettingsRecord(id: string, changed: (ctx: ServiceContext) => void = () => {}): EndpointSettingsRecord {
+  const read = async (store: Store) => {
+    const record = await store.read((tx) => tx.get('meta', id), ['meta']);
+    const parsed = ChatSettingsSchema.safeParse(record?.value);
+    return parsed.success ? parsed.data : undefined;
+  };
+  const save = (ctx: ServiceContext, value: ChatSettings | undefined) =>
+    keyedWrite(
+      ctx,
+      async (tx) => {
+        await (value ? tx.put('meta', { id, value }) : tx.delete('meta', id));
+        return publicSettings(value);
+      },
+      ['meta'],
+    ).finally(() => changed(ctx));
+  return {
+    read,
+    active: async (store) => {
+      const settings = await read(store);
+      return settings && settings.enabled !== false ? settings : undefined;
     },
-    ['meta'],
-  );
+    write: save,
+    clear: (ctx) => save(ctx, undefined),
+  };
 }
 
-/** Clears the settings; answers `{configured: false}`. */
-export function clearChatSettings(ctx: ServiceContext): Promise<PublicChatSettings> {
-  return keyedWrite(
-    ctx,
-    async (tx) => {
-      await tx.delete('meta', SETTINGS_ID);
-      return publicSettings(undefined);
-    },
-    ['meta'],
-  );
-}
+/** The answer endpoint's settings: generative answers are on while they are active. */
+export const chatSettingsRecord = endpointSettingsRecord(SETTINGS_ID);
 
 export function publicSettings(settings: ChatSettings | undefined): PublicChatSettings {
   if (!settings) return { configured: false };

@@ -19,7 +19,7 @@ import { turnsOf } from './history.ts';
 import { passagesOf } from './relevant-seeds.ts';
 import { assetIdsOfPassages } from './sources.ts';
 import { answerScore, type Passage } from './passage.ts';
-import { activeChatSettings } from './chat-settings.ts';
+import { chatSettingsRecord } from './chat-settings.ts';
 
 export { passagesOf } from './relevant-seeds.ts';
 
@@ -74,7 +74,7 @@ export async function answerPassages(
   history: readonly Turn[],
   options: AnswerOptions = {},
 ): Promise<AnsweredQuestion> {
-  const settings = await activeChatSettings(ctx);
+  const settings = await chatSettingsRecord.active(ctx.store);
   options.signal?.throwIfAborted();
   if (!settings) return extractive(query, passages, options);
 

@@ -17,7 +17,7 @@ import type { QGPTRepromptInput, QGPTRepromptOutput } from '../../model/schemas.
 import { ChatError, streamChat, type ChatMessage } from './chat.ts';
 import { chatTurns, type Turn } from './generative.ts';
 import { meaningfulTerms, mentionedIn, salientWords, type SalientWord } from './terms.ts';
-import { activeChatSettings } from './chat-settings.ts';
+import { chatSettingsRecord } from './chat-settings.ts';
 
 export const CARRIED_WORDS = 6;
 
@@ -32,7 +32,7 @@ export async function reprompt(ctx: ServiceContext, input: QGPTRepromptInput, op
   if (!followUp) throw invalid('A reprompt needs a follow-up query, or a conversation with a user turn.', 'query_required');
   const earlier = turns.filter((t) => t.text.trim() !== followUp);
 
-  const settings = await activeChatSettings(ctx);
+  const settings = await chatSettingsRecord.active(ctx.store);
   if (settings && earlier.length > 0) {
     const messages: ChatMessage[] = [
       { role: 'system', content: REPROMPT_SYSTEM_PROMPT },
