@@ -40,6 +40,11 @@ export async function withPageIdb<R>(page: Page, use: (db: JSHandle<IDBDatabase>
   }
 }
 
+/** Deletes the saved search index (its three records), as if none had ever been saved. */
+export function deleteSearchSnapshot(page: Page): Promise<void> {
+  return withPageIdb(page, (db) => page.evaluate(pageDeleteSnapshot, { db }));
+}
+
 /** Waits until the saved search index has caught up with the change log; the wait in ms, or null on time-out. */
 export function waitForSnapshot(page: Page, timeoutMs: number): Promise<number | null> {
   return withPageIdb(page, (db) => page.evaluate(pageWaitForSnapshot, { db, timeoutMs }));
@@ -56,6 +61,15 @@ function pageImport(body: string): Promise<number> {
   })();
 }
 
+
+function pageDeleteSnapshot({ db }: { db: IDBDatabase }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction('indexes', 'readwrite');
+    for (const id of ['search', 'search.meta', 'search.typos']) tx.objectStore('indexes').delete(id);
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+}
 
 function pageWaitForSnapshot({ db, timeoutMs }: { db: IDBDatabase; timeoutMs: number }): Promise<number | null> {
   return (async () => {

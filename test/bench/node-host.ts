@@ -128,7 +128,7 @@ export async function runNodeHostBench(options: NodeHostBenchOptions = {}): Prom
     browserRow.create = { sequential: stats(measured.sequential.slice(CREATE_WARMUP)), inFlight: { clients: CLIENTS, ...measured.inFlight } };
   }
   const browserSize = options.browserSearch?.sizes.find((s) => s.assets === size);
-  if (browserSize) browserRow.search = { assets: size, importSeconds: browserSize.importSeconds, firstSearchMs: browserSize.firstSearchMs, endToEnd: asStats(browserSize.endToEnd), rank: asStats(browserSize.index) };
+  if (browserSize) browserRow.search = { assets: size, importSeconds: browserSize.importSeconds, firstSearchMs: browserSize.noSnapshot.firstSearchMs, endToEnd: asStats(browserSize.endToEnd), rank: asStats(browserSize.index) };
   if (options.browserStreams) {
     const f = options.browserStreams.frameLatency.identifiers;
     browserRow.stream = { sent: asStats(f), afterAck: stats([]) };

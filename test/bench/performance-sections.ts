@@ -144,7 +144,8 @@ export function searchSection(search: SearchBenchResult | undefined): string | u
   const pair = (s: LatencyStats) => `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} (n=${num(s.n)})`;
   const rows: string[][] = [
     ['`POST /assets/import`, 1,000 seeds a request', ...per((s) => `${sec(s.importSeconds)}, ${num(s.importPerSecond)} assets/s`)],
-    ['first search after the import, no snapshot saved yet', ...per((s) => `${time(s.firstSearchMs)} (loading the index ${time(s.firstSearchLoadMs)})`)],
+    ['first search after the import (the worker\'s index followed it), no snapshot saved yet', ...per((s) => `${time(s.firstSearchMs)} (loading the index ${time(s.firstSearchLoadMs)})`)],
+    ['first search with no snapshot (worker stopped, saved index deleted)', ...per((s) => `${time(s.noSnapshot.firstSearchMs)} (building the index ${time(s.noSnapshot.loadMs)})`)],
     ['… its snapshot saved after', ...per((s) => (s.snapshotSavedAfterMs === null ? 'not within the wait' : time(s.snapshotSavedAfterMs)))],
     ['in the worker (Server-Timing `rank`: query analysis and ranking)', ...per((s) => pair(s.index))],
     ['end to end (page `fetch()` until the body is read)', ...per((s) => `${pair(s.endToEnd)}, ${num(s.meanResults)} results a query`)],

@@ -4,11 +4,13 @@
  *
  *  - for a library of 10,000 and one of 100,000 generated snippets (each in a fresh browser context, so a
  *    fresh IndexedDB), loaded with `POST /api/assets/import` (1,000 seeds a request, one transaction each):
- *    - the first search, which builds the index from the store (no snapshot yet), and the time until the
- *      index snapshot is saved;
+ *    - the first search after the import (the worker's index followed the import as it landed:
+ *      search-index.ts `follow()`), and the time until the index snapshot is saved;
  *    - `GET /api/assets/search?query=…&transferables=false` p50/p95 over a mix of realistic queries:
  *      in the worker (`rank` of the Server-Timing header: query analysis and ranking, no transport, no
  *      asset reads) and end to end (page fetch until the body is read, up to 100 results each);
+ *    - with no snapshot at all: the worker stopped, the saved index deleted, the first search (it builds
+ *      the index from the store);
  *  - at 10,000: the worker stopped through CDP, then the time to the first search answer (the worker
  *    starts, opens IndexedDB, restores the saved index, applies the change log, searches, reads the results);
  *  - then whatever the caller's `onLibrary` measures on the same library, in the same page (run.ts:
@@ -25,7 +27,7 @@
 import { basename } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { measureRelevanceLatency } from './relevance.ts';
-import { importSeeds, waitForSnapshot } from './library-import.ts';
+import { deleteSearchSnapshot, importSeeds, waitForSnapshot } from './library-import.ts';
 import { SnippetGen } from './library-snippets.ts';
 import { argValue, runSectionAlone } from './server.ts';
 import { line, ms, round, stats, type Stats } from './stats.ts';
@@ -35,9 +37,12 @@ export interface SearchSizeResult {
   assets: number;
   importSeconds: number;
   importPerSecond: number;
+  /** The first search after the import, in the worker that imported (its index followed the writes). */
   firstSearchMs: number;
-  /** Of which building the index from the store. */
+  /** Of which loading or building the index then. */
   firstSearchLoadMs: number;
+  /** The worker stopped and the saved index deleted: the first search, which builds the index from the store. */
+  noSnapshot: { firstSearchMs: number; loadMs: number };
   snapshotSavedAfterMs: number | null;
   /** Time in the worker: query analysis and ranking (Server-Timing `rank`). */
   index: Stats;
@@ -113,12 +118,17 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       const savedAfter = await waitForSnapshot(page, 60_000 + size);
       const timed = await page.evaluate(searchEach, queries);
       const measured = timed.slice(WARMUP);
+      // No snapshot at all (a first start after an upgrade that changed its format, say): stopped, deleted.
+      await options.stopWorkers(page);
+      await deleteSearchSnapshot(page);
+      const [rebuilt] = await page.evaluate(searchEach, [gen.query()]);
       const result: SearchSizeResult = {
         assets: size,
         importSeconds: round(importSeconds),
         importPerSecond: Math.round(size / importSeconds),
         firstSearchMs: round(first[0]!.total),
         firstSearchLoadMs: round(first[0]!.load),
+        noSnapshot: { firstSearchMs: round(rebuilt!.total), loadMs: round(rebuilt!.load) },
         snapshotSavedAfterMs: savedAfter === null ? null : Math.round(savedAfter),
         index: stats(measured.map((m) => m.rank)),
         endToEnd: stats(measured.map((m) => m.total)),
@@ -126,7 +136,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         meanResults: round(measured.reduce((s, m) => s + m.results, 0) / measured.length),
       };
 
-      log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search ${ms(result.firstSearchMs)} (of which building the index from the store ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}`);
+      log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search after it ${ms(result.firstSearchMs)} (of which loading the index ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}; with no snapshot (worker stopped, saved index deleted) ${ms(result.noSnapshot.firstSearchMs)} (building the index ${ms(result.noSnapshot.loadMs)})`);
       log(line('  in the worker (rank)', result.index));
       log(line('  end to end (page fetch)', result.endToEnd, `, ${result.meanResults.toFixed(0)} results a query`));
       log(line('  of which reading the results', result.assetsRead));
