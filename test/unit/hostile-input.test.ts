@@ -78,7 +78,7 @@ beforeAll(async () => {
   const summary = (await api.post('/workstream_summaries/create', { name: 'week', model: { id: 'extractive', version: '1', created: { value: '2026-01-01T00:00:00.000Z' }, name: 'extractive', cloud: false, type: 'SPEED', usage: 'CODE_SEARCH' } })).json();
   await seedConversation(py.id);
   const relevant = (await api.post('/qgpt/relevance', { query: 'parse command line arguments', options: { database: true } })).json();
-  const backup = await (await api.app.request('/api/backup')).text();
+  const backup = (await api.get('/backup')).text;
   library = {
     assets: [py.id, go.id],
     asset: py,
@@ -146,8 +146,8 @@ async function probe(route: Route, request: HostileRequest): Promise<void> {
     // A valid write may have deleted what the next requests name: pick the library again.
     if (route.method !== 'GET') await refreshLibrary();
   }
-  const health = await api.app.request('/api/.well-known/health');
-  if (health.status !== 200 || (await health.text()) !== 'ok') throw new Error(`the service stopped answering after: ${where}`);
+  const health = await api.get('/.well-known/health');
+  if (health.status !== 200 || health.text !== 'ok') throw new Error(`the service stopped answering after: ${where}`);
 }
 
 describe('hostile input: every route answers a 4xx JSON error (or a valid answer), keeps answering, and changes nothing it refused', () => {

@@ -70,7 +70,10 @@ class FrameReader {
   }
 }
 
-/** POSTs one input frame; `socket` names the socket it comes on (the `tessera-socket` header). */
+/**
+ * POSTs one input frame; `socket` names the socket it comes on (the `tessera-socket` header). Read as it
+ * streams, so on the app itself: FrameReader checks each frame against the contract.
+ */
 async function open(api: TestApi, input: unknown, socket?: string): Promise<FrameReader> {
   const response = await api.app.request('/api/qgpt/stream', {
     method: 'POST',
@@ -217,7 +220,7 @@ const startChat = chatServersPerTest(afterEach);
 /** A real local chat-completions server, configured as the answerer's endpoint. */
 async function configureChat(api: TestApi, options: Parameters<typeof startChatServer>[0]) {
   const server = await startChat(options);
-  await configureChatEndpoint(api.app, server);
+  await configureChatEndpoint(api, server);
   return server;
 }
 
@@ -452,15 +455,11 @@ describe('/qgpt/stream exchanges', () => {
   it('refuses an empty or over-long socket id with a 400', async () => {
     const api = await createTestApi();
     for (const socket of ['', 'x'.repeat(101)]) {
-      const response = await api.app.request('/api/qgpt/stream', {
-        method: 'POST',
-        body: JSON.stringify({ reset: true }),
-        headers: { 'content-type': 'application/json', [SOCKET_HEADER]: socket },
-      });
+      const response = await api.call('POST', '/qgpt/stream', { reset: true }, { [SOCKET_HEADER]: socket });
       // An empty header value is dropped by some clients (and by Request itself): then it is the unnamed socket.
       if (socket === '' && response.status === 200) continue;
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatchObject({ code: 'invalid_parameter' });
+      expect(response.json().error).toMatchObject({ code: 'invalid_parameter' });
     }
   });
 });
