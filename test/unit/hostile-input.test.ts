@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { COLLECTIONS, type CollectionName } from '../../worker/core/store/records.ts';
-import { ROUTES, hostileRequest, type HostileRequest, type Library, type Route } from '../support/hostile.ts';
+import { ROUTES, bodyText, hostileRequest, type HostileRequest, type Library, type Route } from '../support/hostile.ts';
 import { checkResponse } from '../support/responses.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
@@ -104,7 +104,8 @@ async function send(request: HostileRequest): Promise<{ status: number; text: st
   const headers: Record<string, string> = {};
   if (request.contentType) headers['content-type'] = request.contentType;
   const init: RequestInit = { method: request.method, headers };
-  if (request.body?.text !== undefined) init.body = request.body.text;
+  const body = bodyText(request.body);
+  if (body !== undefined) init.body = body;
   const url = `http://localhost/api${request.target}`;
   const response = await api.app.request(url, init);
   const text = await response.text();
