@@ -41,6 +41,8 @@ export interface ChatServer {
   chunkSize: number;
   /** Milliseconds between chunks. */
   delayMs: number;
+  /** How many answer chunks it has written so far (all requests). */
+  chunksSent: number;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     reply: options.reply ?? 'The answer is in [1].',
     chunkSize: options.chunkSize ?? 8,
     delayMs: options.delayMs ?? 5,
+    chunksSent: 0,
   };
   const cors = {
     'access-control-allow-origin': '*',
@@ -94,6 +97,7 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     const pieces = chunk(state.reply, state.chunkSize);
     for (let i = 0; i < pieces.length; i++) {
       res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: body?.model, choices: [{ index: 0, delta: { content: pieces[i] }, finish_reason: null }] })}\n\n`);
+      state.chunksSent++;
       if (state.mode === 'close-mid-stream') {
         await sleep(state.delayMs);
         res.destroy();

@@ -362,13 +362,14 @@ describe('/qgpt/stream exchanges', () => {
 
   it('a stop is answered while the stopped request\'s client reads nothing: the exchange does not wait for its reader', async () => {
     const { api, py } = await library();
-    // An answer of 3 s or more (200 chunks, 15 ms apart): on a loaded machine the timer below may fire
+    // An answer of 3 s or more (200 chunks, 15 ms apart): on a loaded machine the wait below may end
     // late, and the stop must still find the answer running.
-    await configureChat(api, { reply: 'word '.repeat(1000), chunkSize: 5, delayMs: 15 });
+    const server = await configureChat(api, { reply: 'word '.repeat(1000), chunkSize: 5, delayMs: 15 });
     const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
     const a = await open(api, { question: { query: 'first', relevant }, conversation: 'A', request: 'ra' });
     expect((await a.next())?.status).toBe('INITIALIZED');
-    await new Promise((resolve) => setTimeout(resolve, 120)); // deltas pile up unread
+    // Deltas pile up unread: wait until the endpoint has streamed some (a fixed wait was too short on a loaded machine).
+    while (server.chunksSent < 8) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await send(api, { conversation: 'A', stop: true, request: 'stop-a' })).toEqual([{ conversation: 'A', request: 'stop-a', status: 'STOPPED' }]);
     const frames = await a.rest();
     expect(frames.at(-1)).toEqual({ conversation: 'A', request: 'ra', status: 'STOPPED' });
