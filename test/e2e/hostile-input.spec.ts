@@ -17,20 +17,21 @@
  * A path trick that the URL parser resolves out of the base (`/api/assets/%2e%2e/%2e%2e/x` is `/x`) never
  * reaches the worker: such a request is counted, not sent (containment.spec.ts covers what passes by).
  *
- * `npm test` runs FUZZ_RUNS (default 3) requests per route; `SOAK=1` (npm run soak) runs 40 per route.
+ * Requests per route: test/support/hardening.ts's count for `npm test`, its larger one with `SOAK=1` (npm run
+ * soak); FUZZ_RUNS sets another.
  */
 import type { Page } from '@playwright/test';
 import fc from 'fast-check';
 import { COLLECTIONS, type CollectionName } from '../../worker/core/store/records.ts';
+import { HARDENING, runs, SOAK } from '../support/hardening.ts';
 import { ROUTES, hostileRequest, type HostileRequest, type Library } from '../support/hostile.ts';
 import { checkResponse } from '../support/responses.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { allowEndpoint, expect, test } from './fixtures.ts';
 
-const SOAK = process.env.SOAK === '1';
-const RUNS = Number(process.env.FUZZ_RUNS) || (SOAK ? 40 : 3);
+const RUNS = Number(process.env.FUZZ_RUNS) || runs(HARDENING.hostile.browser);
 /** The seed of test/unit/hostile-input.test.ts: route i is generated from SEED + i there and here. */
-const SEED = Number(process.env.FUZZ_SEED) || 0x7e55e7a;
+const SEED = Number(process.env.FUZZ_SEED) || HARDENING.hostile.seed;
 /** The worker's body limit: `DEFAULT_MAX_BODY_BYTES` in worker/core/deps.ts. */
 const LIMIT = 16 * 1024 * 1024;
 const DERIVED = new Set<CollectionName>(['indexes', 'snippets']);

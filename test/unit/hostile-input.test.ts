@@ -18,8 +18,9 @@
  * vectors) that background timers write a moment after an earlier valid write; a refused request never
  * writes them in its own transaction, and losing them costs a rebuild, never data.
  *
- * `npm test` runs FUZZ_RUNS (default 20) requests per route with the seed FUZZ_SEED; `npm run soak`
- * (SOAK=1) runs 400 per route. On the memory store, and on fake-indexeddb with TESSERA_TEST_STORE=idb.
+ * Requests per route: test/support/hardening.ts's count for `npm test`, its larger one with `SOAK=1` (npm run
+ * soak); FUZZ_RUNS and FUZZ_SEED set others. On the memory store, on fake-indexeddb with
+ * TESSERA_TEST_STORE=idb, and on PGlite over HTTP in test:unit:node.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -27,14 +28,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { COLLECTIONS, type CollectionName } from '../../worker/core/store/records.ts';
+import { HARDENING, runs, SOAK } from '../support/hardening.ts';
 import { ROUTES, bodyText, hostileRequest, type HostileRequest, type Library, type Route } from '../support/hostile.ts';
 import { checkResponse } from '../support/responses.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 
-const SOAK = process.env.SOAK === '1';
-const RUNS = Number(process.env.FUZZ_RUNS) || (SOAK ? 400 : 20);
-const SEED = Number(process.env.FUZZ_SEED) || 0x7e55e7a;
+const RUNS = Number(process.env.FUZZ_RUNS) || runs(HARDENING.hostile.node);
+const SEED = Number(process.env.FUZZ_SEED) || HARDENING.hostile.seed;
 /** A small body limit, so that strings around it are cheap to make. */
 const LIMIT = 8 * 1024;
 const DERIVED = new Set<CollectionName>(['indexes', 'snippets']);
