@@ -3,8 +3,9 @@
  * `fetch` under the base, answers the wire object, and fails with a `TesseraApiError` carrying the
  * status, code and message of the JSON error body.
  *
- * Every write sends a fresh `Idempotency-Key` header: when the browser stops the worker before it has
- * answered and hands the request to the next one, the write still runs once (worker/core/idempotency.ts).
+ * Every write (and the export, a GET that records an activity) sends a fresh `Idempotency-Key` header:
+ * when the browser stops the worker before it has answered and hands the request to the next one, the
+ * write still runs once (worker/core/idempotency.ts).
  * A call that fails with a network error (the stopped worker's fetch was not handed on) is sent again,
  * up to 3 times, with the same key.
  *
@@ -215,7 +216,8 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     removeTag: (id: string, tag: string) => write<void>(`/asset/${q(id)}/tags/disassociate/${q(tag)}`),
     addWebsite: (id: string, url: string, name: string) => write<Website>('/websites/create', { url, name, asset: id }),
     removeWebsite: (id: string, website: string) => write<void>(`/asset/${q(id)}/websites/disassociate/${q(website)}`),
-    exportAsset: (id: string, type: ExportType) => call<ExportedAsset>(`/asset/${q(id)}/export?export_type=${type}`),
+    // A GET that records an export activity: keyed as the writes are.
+    exportAsset: (id: string, type: ExportType) => call<ExportedAsset>(`/asset/${q(id)}/export?export_type=${type}`, { write: true }),
     conversations: () => call<Conversations>('/conversations'),
     conversation: (id: string) => call<Conversation>(`/conversation/${q(id)}`),
     renameConversation: (conversation: Conversation, name: string) => write<Conversation>('/conversation/update', { ...conversation, name }),

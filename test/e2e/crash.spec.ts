@@ -19,12 +19,12 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { idsAfter, identifierFrames, openSocket, storeIds } from './stream-support.ts';
+import { HARDENING, runs, SOAK } from '../support/hardening.ts';
 import { APPLICATION } from '../support/seeds.ts';
 
-const SOAK = process.env.SOAK === '1';
-const OPS = SOAK ? 600 : 240;
-const STOPS = SOAK ? 40 : 10;
-const REPEAT = SOAK ? 3 : 1;
+const OPS = runs(HARDENING.crash.writes);
+const STOPS = runs(HARDENING.crash.stops);
+const REPEAT = runs(HARDENING.crash.repeat);
 const IN_FLIGHT = 4;
 
 /** A seeded generator (mulberry32), so a failing run's stop points can be replayed. */

@@ -19,10 +19,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { CLIENT_PAGE, expect, test } from './fixtures.ts';
+import { HARDENING, runs, SOAK } from '../support/hardening.ts';
 import { APPLICATION } from '../support/seeds.ts';
 
-const SOAK = process.env.SOAK === '1';
-const CYCLES = SOAK ? 6 : 2;
+const CYCLES = runs(HARDENING.fullDisk.cycles);
 /** Room left above what the origin uses when the quota is lowered. */
 const HEADROOM = 1_500_000;
 /** Random characters per filler asset. */

@@ -16,13 +16,13 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { idsAfter, identifierFrames, openSocket, secondPage, storeIds } from './stream-support.ts';
+import { HARDENING, runs, SOAK } from '../support/hardening.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
-const SOAK = process.env.SOAK === '1';
-const PAGES = SOAK ? 5 : 3;
-/** Rounds per page; each round sends five writes at once. */
-const ROUNDS = SOAK ? 24 : 8;
-const REPEAT = SOAK ? 3 : 1;
+const PAGES = runs(HARDENING.tabs.pages);
+/** Rounds per page; each round sends five writes at once, then renames what it created and associates its tag. */
+const ROUNDS = runs(HARDENING.tabs.rounds);
+const REPEAT = runs(HARDENING.tabs.repeat);
 
 interface PageResult {
   created: string[];

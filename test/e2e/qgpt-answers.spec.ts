@@ -3,8 +3,8 @@
  * service worker: extractive answers from fragment seeds and from the ids relevance handed out; generative
  * answers from a chat-completions server this test starts on localhost (test/support/chat-server.ts; the
  * worker's fetch to it is cross-origin, so the server answers CORS), and the extractive fallback when it
- * fails. Every raw response the SDK received is checked against the contract; `/qgpt/settings` (Tessera's
- * own, outside the contract) is called with plain fetch.
+ * fails. Every raw response the page received (the SDK's, and `/qgpt/settings`, Tessera's own, called with
+ * the recording fetch) is checked against the contract.
  */
 import type { Page } from '@playwright/test';
 import type { QGPTHintsInput, QGPTPersonsRelatedInput, QGPTQuestionInput, QGPTRepromptInput, Seed } from '@pieces.app/pieces-os-client';
@@ -55,7 +55,7 @@ function qgpt(op: 'question' | 'reprompt' | 'hints' | 'personsRelated', request:
 function settings(method: string, body?: unknown): Promise<{ status: number; body: any }> {
   return page.evaluate(
     async ({ method, body }) => {
-      const response = await fetch('/api/qgpt/settings', {
+      const response = await window.recordingFetch('/api/qgpt/settings', {
         method,
         ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
       });

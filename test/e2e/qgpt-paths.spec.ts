@@ -4,8 +4,8 @@
  * folder the page registers with `registerFolder()` (app/client/folders.ts, bundled here as it is) under
  * a name (`/<name>/...`). Headless Chromium has no folder picker, so the "granted folder" is an OPFS
  * subdirectory's handle: a real FileSystemDirectoryHandle, stored by the worker in IndexedDB and read
- * again after the worker is stopped (CDP). Every raw response the SDK received is checked against the
- * contract; `/folders` (Tessera's own, outside the contract) is requested with plain fetch.
+ * again after the worker is stopped (CDP). Every raw response the page received (the SDK's, and `/folders`,
+ * Tessera's own, requested with the recording fetch) is checked against the contract.
  */
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
@@ -125,7 +125,7 @@ test('a granted folder registered from the page: /<name>/ paths, also after a wo
     return window.TesseraFolders.registerFolder(handle, 'project');
   });
   expect(registered).toMatchObject({ name: 'project', path: '/project' });
-  const listed = await page.evaluate(async () => (await fetch('/api/folders')).json());
+  const listed = await page.evaluate(async () => (await window.recordingFetch('/api/folders')).json());
   expect(listed.iterable.map((f: { name: string }) => f.name)).toEqual(['project']);
   // The worker asks the handle itself whether it may read it (Settings shows a lapsed permission).
   expect(listed.iterable[0].permission).toBe('granted');
@@ -140,7 +140,7 @@ test('a granted folder registered from the page: /<name>/ paths, also after a wo
   await stopServiceWorkers(page);
   expect(hits(await relevance(ask))).toEqual(before);
 
-  const removed = await page.evaluate(async () => (await fetch('/api/folders/project', { method: 'DELETE' })).status);
+  const removed = await page.evaluate(async () => (await window.recordingFetch('/api/folders/project', { method: 'DELETE' })).status);
   expect(removed).toBe(204);
   const gone = await relevance(ask);
   expect(gone).toMatchObject({ ok: false, status: 404, error: { code: 'path_unreadable' } });

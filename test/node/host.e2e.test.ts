@@ -121,7 +121,11 @@ describe('Node host on PGlite, through the official SDK', { timeout: 180_000 }, 
   it('/qgpt/stream: a reset or a stop on one WebSocket leaves another WebSocket\'s answer running to COMPLETED', async () => {
     const chat = await startChatServer({ reply: 'token '.repeat(60), chunkSize: 6, delayMs: 15 });
     try {
-      await configureChatEndpoint({ request: (path, init) => fetch(`${host.url}${path.replace(/^\/api/, '')}`, init) }, chat);
+      const call = async (method: string, path: string, body?: unknown) => {
+        const response = await fetch(`${host.url}${path}`, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        return { status: response.status, text: await response.text() };
+      };
+      await configureChatEndpoint({ call }, chat);
       const [a, b] = [await openSocket(wsUrl(host.url, '/qgpt/stream')), await openSocket(wsUrl(host.url, '/qgpt/stream'))];
       const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: seed(PYTHON_SNIPPET).asset }, asset: { id: python.id } }] };
       a.ws.send(JSON.stringify({ question: { query: 'which library parses arguments?', relevant }, conversation: 'on-a', request: 'qa' }));

@@ -41,6 +41,8 @@ export interface ChatServer {
   chunkSize: number;
   /** Milliseconds between chunks. */
   delayMs: number;
+  /** How many answer chunks it has written so far (all requests). */
+  chunksSent: number;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     reply: options.reply ?? 'The answer is in [1].',
     chunkSize: options.chunkSize ?? 8,
     delayMs: options.delayMs ?? 5,
+    chunksSent: 0,
   };
   const cors = {
     'access-control-allow-origin': '*',
@@ -94,6 +97,7 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     const pieces = chunk(state.reply, state.chunkSize);
     for (let i = 0; i < pieces.length; i++) {
       res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: body?.model, choices: [{ index: 0, delta: { content: pieces[i] }, finish_reason: null }] })}\n\n`);
+      state.chunksSent++;
       if (state.mode === 'close-mid-stream') {
         await sleep(state.delayMs);
         res.destroy();
@@ -180,14 +184,10 @@ export function chatServersPerTest(afterEach: (hook: () => Promise<void>) => voi
 }
 
 export async function configureChatEndpoint(
-  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  api: { call(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> },
   server: Pick<ChatServer, 'url'>,
   extra: { model?: string; apiKey?: string; enabled?: boolean } = {},
 ): Promise<void> {
-  const response = await app.request('/api/qgpt/settings', {
-    method: 'PUT',
-    body: JSON.stringify({ url: server.url, model: 'test-model', ...extra }),
-    headers: { 'content-type': 'application/json' },
-  });
-  if (response.status !== 200) throw new Error(`PUT /api/qgpt/settings answered ${response.status}: ${await response.text()}`);
+  const reply = await api.call('PUT', '/qgpt/settings', { url: server.url, model: 'test-model', ...extra });
+  if (reply.status !== 200) throw new Error(`PUT /qgpt/settings answered ${reply.status}: ${reply.text}`);
 }

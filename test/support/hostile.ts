@@ -241,10 +241,23 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: fc.constantFrom('extra', '__proto__', 'constructor', 'id', ''), value: wrongValue }),
 );
 
-/** What a generated body is, so a failure names it. */
+/**
+ * A generated body, with what it is so that a failure names it. A body around the body limit is kept short:
+ * `fill` says where its long run goes (see {@link bodyText}), so it crosses to a browser page in a few bytes
+ * and is made there.
+ */
 export interface HostileBody {
   kind: string;
   text?: string;
+  /** `unit` repeated `count` times goes into `text` at offset `at`. */
+  fill?: { at: number; unit: string; count: number };
+}
+
+/** The body as sent: `text` with its `fill` run put in. */
+export function bodyText(body: HostileBody | undefined): string | undefined {
+  if (body?.text === undefined || !body.fill) return body?.text;
+  const { at, unit, count } = body.fill;
+  return body.text.slice(0, at) + unit.repeat(count) + body.text.slice(at);
 }
 
 /**
@@ -322,11 +335,12 @@ export function hostileBody(route: Route, lib: () => Library, limit: number): fc
         const base = JSON.stringify(body ?? {});
         const unit = new TextEncoder().encode(JSON.stringify(char).slice(1, -1)).byteLength;
         const room = Math.max(0, Math.floor((limit + delta - base.length) / unit));
-        const filler = JSON.stringify(char).slice(1, -1).repeat(room);
-        if (strings.length === 0 || typeof body !== 'object' || body === null) return { kind: `huge string ${delta}`, text: JSON.stringify(char.repeat(room)) };
+        const fill = (at: number) => ({ at, unit: JSON.stringify(char).slice(1, -1), count: room });
+        if (strings.length === 0 || typeof body !== 'object' || body === null) return { kind: `huge string ${delta}`, text: '""', fill: fill(1) };
         const path = strings[at % strings.length]!;
         (getAt(body, path.slice(0, -1)) as Record<string | number, Json>)[path[path.length - 1]!] = '__HUGE__';
-        return { kind: `huge string at ${path.join('.')} (${delta} around the limit)`, text: JSON.stringify(body).replace('"__HUGE__"', `"${filler}"`) };
+        const text = JSON.stringify(body).replace('"__HUGE__"', '""');
+        return { kind: `huge string at ${path.join('.')} (${delta} around the limit)`, text, fill: fill(JSON.stringify(body).indexOf('"__HUGE__"') + 1) };
       }),
     },
   ];

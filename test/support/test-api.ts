@@ -8,7 +8,7 @@ import { IdbStore } from '../../worker/browser/idb-store.ts';
 import { createApp } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
 import { withDefaults, type Deps } from '../../worker/core/deps.ts';
-import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
+import { MemoryFeed, type ChangeEvent, type Feed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { openPgliteStore, openPostgresStore } from './pg.ts';
@@ -64,10 +64,10 @@ async function defaultStore(): Promise<Store> {
  * the contract (its schema, or the JSON error body) before the test sees it.
  */
 export async function createTestApi(
-  options: { store?: Store; maxBodyBytes?: number; classifier?: Classifier } & Pick<Deps, 'files' | 'fetch' | 'embedder' | 'now'> = {},
+  options: { store?: Store; feed?: Feed; classifier?: Classifier } & Pick<Deps, 'maxBodyBytes' | 'maxRestoreBytes' | 'files' | 'fetch' | 'embedder' | 'now'> = {},
 ) {
   const store = options.store ?? (await defaultStore());
-  const feed = new MemoryFeed();
+  const feed = options.feed ?? new MemoryFeed();
   const events: ChangeEvent[] = [];
   feed.subscribe((event) => events.push(event));
   // The context the app runs with, for tests that reach a layer under the routes (the vector index).
@@ -77,6 +77,7 @@ export async function createTestApi(
     classifier: options.classifier ?? (await testClassifier()),
     loadModule: importModule,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.maxRestoreBytes ? { maxRestoreBytes: options.maxRestoreBytes } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.embedder ? { embedder: options.embedder } : {}),
@@ -86,8 +87,9 @@ export async function createTestApi(
 
   const origin = overHttp ? await listen((request) => app.fetch(request)) : undefined;
 
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply & { headers: Headers }> {
-    const init: RequestInit = { method, headers };
+  /** `signal` aborts the request as a client that goes away does. */
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Reply & { headers: Headers }> {
+    const init: RequestInit = { method, headers, ...(signal && { signal }) };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       init.headers = { 'content-type': 'application/json', ...headers };

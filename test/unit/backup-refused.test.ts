@@ -6,13 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../worker/core/app.ts';
-import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { backupText, buildLibrary, openLibrary, type Library } from '../support/backup-library.ts';
-import { testClassifier } from '../support/classifier.ts';
 import { dumpStore } from '../support/dump.ts';
 import { STORES } from '../support/stores.ts';
+import { createTestApi } from '../support/test-api.ts';
 
 /** Re-signs lines (header, records) with a correct trailer: a file that is damaged only where a test says. */
 function signed(lines: string[], counts: Record<string, number>): string {
@@ -111,11 +109,11 @@ describe('backup restore limit', () => {
     await source.api.create({ asset: { application: { id: 'a', name: 'VS_CODE', version: '1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' }, format: { fragment: { string: { raw: 'x = 1' } } } } });
     const file = await backupText(source.api);
     const store = new MemoryStore();
-    const app = createApp({ store, feed: new MemoryFeed(), classifier: await testClassifier(), maxRestoreBytes: 200 });
+    const api = await createTestApi({ store, maxRestoreBytes: 200 });
     const before = await dumpStore(store);
-    const response = await app.request('/api/backup/restore', { method: 'POST', body: file });
+    const response = await api.post('/backup/restore', file);
     expect(response.status).toBe(413);
-    expect((await response.json()).error).toMatchObject({ status: 413, code: 'body_too_large' });
+    expect(response.json().error).toMatchObject({ status: 413, code: 'body_too_large' });
     expect(await dumpStore(store)).toEqual(before);
   });
 });

@@ -9,6 +9,7 @@ import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { createServices } from '../../worker/core/services.ts';
 import { chatServersPerTest, configureChatEndpoint } from '../support/chat-server.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { checkResponse } from '../support/responses.ts';
 import { STORES } from '../support/stores.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 
@@ -83,7 +84,7 @@ describe('conversation delete while it answers', () => {
     const api = await createTestApi();
     const py = (await api.create(fragmentSeed(PYTHON_SNIPPET, { name: 'parse_args' }))).id as string;
     const server = await startChat({ reply: 'word '.repeat(200), chunkSize: 5, delayMs: 20 });
-    await configureChatEndpoint(api.app, server);
+    await configureChatEndpoint(api, server);
     const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
     const response = await api.app.request('/api/qgpt/stream', {
       method: 'POST',
@@ -99,6 +100,8 @@ describe('conversation delete while it answers', () => {
     }
     expect((await api.post('/conversations/live/delete')).status).toBe(204);
     for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    // Read as it streamed (so on the app itself), checked against the contract once whole.
+    checkResponse({ method: 'POST', path: '/qgpt/stream', status: response.status, contentType: response.headers.get('content-type'), body: text });
     expect(text).toContain('"STOPPED"');
     expect(await api.store.read((tx) => tx.getAll('conversations'))).toEqual([]);
     expect(await api.store.read((tx) => tx.getAll('messages'))).toEqual([]);

@@ -1,34 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../worker/core/app.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { DeferredEmbedder } from '../../worker/core/embed/select.ts';
-import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
-import { testClassifier } from '../support/classifier.ts';
+import { createTestApi } from '../support/test-api.ts';
 
-async function app(embedder?: Embedder) {
-  return createApp({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: await testClassifier(), ...(embedder ? { embedder } : {}) });
-}
-
-const post = (body: unknown) => ({
-  method: 'POST',
-  body: typeof body === 'string' ? body : JSON.stringify(body),
-  headers: { 'content-type': 'application/json' },
-});
+const app = (embedder?: Embedder) => createTestApi({ store: new MemoryStore(), ...(embedder ? { embedder } : {}) });
 
 describe('/api/embeddings', () => {
   it('reports the hashing embedder by default', async () => {
-    const response = await (await app()).request('/api/embeddings');
+    const response = await (await app()).get('/embeddings');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ id: 'hashing-v3-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
+    expect(response.json()).toEqual({ id: 'hashing-v3-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
   });
 
   it('embeds texts in order with the active embedder', async () => {
     const texts = ['getUserName', 'get_user_name', ''];
-    const response = await (await app()).request('/api/embeddings', post({ texts }));
+    const response = await (await app()).post('/embeddings', { texts });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { embedder: string; dimensions: number; vectors: number[][] };
+    const body = response.json() as { embedder: string; dimensions: number; vectors: number[][] };
     expect(body.embedder).toBe('hashing-v3-1024');
     expect(body.dimensions).toBe(1024);
     const expected = await new HashingEmbedder().embed(texts);
@@ -38,19 +28,19 @@ describe('/api/embeddings', () => {
 
   it('refuses bad bodies with the documented errors', async () => {
     const api = await app();
-    expect((await api.request('/api/embeddings', post('{'))).status).toBe(400);
-    expect((await api.request('/api/embeddings', post({ texts: 'x' }))).status).toBe(422);
-    expect((await api.request('/api/embeddings', post({ texts: [1] }))).status).toBe(422);
-    expect((await api.request('/api/embeddings', post({ texts: Array(1025).fill('x') }))).status).toBe(422);
-    expect((await api.request('/api/embeddings', { method: 'POST' })).status).toBe(422);
+    expect((await api.post('/embeddings', '{')).status).toBe(400);
+    expect((await api.post('/embeddings', { texts: 'x' })).status).toBe(422);
+    expect((await api.post('/embeddings', { texts: [1] })).status).toBe(422);
+    expect((await api.post('/embeddings', { texts: Array(1025).fill('x') })).status).toBe(422);
+    expect((await api.post('/embeddings')).status).toBe(422);
   });
 
   it('answers 503 when the embedder fails', async () => {
     const broken: Embedder = { id: 'broken', dimensions: 3, embed: () => Promise.reject(new Error('no weights')) };
-    const response = await (await app(broken)).request('/api/embeddings', post({ texts: ['x'] }));
+    const response = await (await app(broken)).post('/embeddings', { texts: ['x'] });
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ error: { status: 503, code: 'embedder_unavailable' } });
-    expect((await (await (await app(broken)).request('/api/embeddings')).json()) as object).toMatchObject({ id: 'broken', kind: 'custom' });
+    expect(response.json()).toMatchObject({ error: { status: 503, code: 'embedder_unavailable' } });
+    expect((await (await app(broken)).get('/embeddings')).json()).toMatchObject({ id: 'broken', kind: 'custom' });
   });
 });
 
@@ -89,8 +79,7 @@ describe('DeferredEmbedder (chosen in the background)', () => {
 
   it('serves the routes once chosen', async () => {
     const api = await app(new DeferredEmbedder(new Promise((resolve) => setTimeout(() => resolve(new HashingEmbedder()), 20))));
-    expect(await (await api.request('/api/embeddings')).json()).toMatchObject({ id: 'hashing-v3-1024', status: 'ready' });
-    const response = await api.request('/api/embeddings', post({ texts: ['a'] }));
-    expect(((await response.json()) as { dimensions: number }).dimensions).toBe(1024);
+    expect((await api.get('/embeddings')).json()).toMatchObject({ id: 'hashing-v3-1024', status: 'ready' });
+    expect((await api.post('/embeddings', { texts: ['a'] })).json().dimensions).toBe(1024);
   });
 });

@@ -60,7 +60,7 @@ describe('the embedded request path', () => {
     expect(created.headers.get('content-type')).toContain('application/json');
     const id = ((await created.json()) as { id: string }).id;
     const viaPort = await (await fetchApi(`/api/asset/${id}?transferables=false`)).json();
-    const direct = await (await api.app.request(`/api/asset/${id}?transferables=false`)).json();
+    const direct = (await api.get(`/asset/${id}?transferables=false`)).json();
     expect(viaPort).toEqual(direct);
     const bad = await fetchApi('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
     expect(bad.status).toBe(400);

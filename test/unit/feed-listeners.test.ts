@@ -5,10 +5,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BroadcastFeed } from '../../worker/browser/broadcast-feed.ts';
-import { createApp } from '../../worker/core/app.ts';
 import { MemoryFeed, type ChangeEvent, type Feed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
-import { testClassifier } from '../support/classifier.ts';
+import { createTestApi } from '../support/test-api.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -25,18 +24,16 @@ for (const [name, make] of Object.entries(feeds)) {
       });
       const heard: ChangeEvent[] = [];
       feed.subscribe((event) => heard.push(event));
-      const app = createApp({ store: new MemoryStore(), feed, classifier: await testClassifier() });
-      const post = (path: string, body: unknown) =>
-        app.request(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const api = await createTestApi({ store: new MemoryStore(), feed });
 
-      const created = await post('/assets/create', fragmentSeed('print("hello")\n', { name: 'before' }));
+      const created = await api.post('/assets/create', fragmentSeed('print("hello")\n', { name: 'before' }));
       expect(created.status).toBe(200);
-      const asset = await created.json();
+      const asset = created.json();
       // Read once so the asset cache holds it; the rename must reach the cache through the feed.
-      expect((await (await app.request(`/api/asset/${asset.id}`)).json()).name).toBe('before');
-      const renamed = await post('/asset/update', { ...asset, name: 'after' });
+      expect((await api.get(`/asset/${asset.id}`)).json().name).toBe('before');
+      const renamed = await api.post('/asset/update', { ...asset, name: 'after' });
       expect(renamed.status).toBe(200);
-      expect((await (await app.request(`/api/asset/${asset.id}`)).json()).name).toBe('after');
+      expect((await api.get(`/asset/${asset.id}`)).json().name).toBe('after');
       expect(heard.map((e) => e.kind)).toEqual(['created', 'updated']);
       expect(reported).toHaveBeenCalled();
     });

@@ -18,8 +18,9 @@
  * vectors) that background timers write a moment after an earlier valid write; a refused request never
  * writes them in its own transaction, and losing them costs a rebuild, never data.
  *
- * `npm test` runs FUZZ_RUNS (default 20) requests per route with the seed FUZZ_SEED; `npm run soak`
- * (SOAK=1) runs 400 per route. On the memory store, and on fake-indexeddb with TESSERA_TEST_STORE=idb.
+ * Requests per route: test/support/hardening.ts's count for `npm test`, its larger one with `SOAK=1` (npm run
+ * soak); FUZZ_RUNS and FUZZ_SEED set others. On the memory store, on fake-indexeddb with
+ * TESSERA_TEST_STORE=idb, and on PGlite over HTTP in test:unit:node.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -27,14 +28,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { COLLECTIONS, type CollectionName } from '../../worker/core/store/records.ts';
-import { ROUTES, hostileRequest, type HostileRequest, type Library, type Route } from '../support/hostile.ts';
+import { HARDENING, runs, SOAK } from '../support/hardening.ts';
+import { ROUTES, bodyText, hostileRequest, type HostileRequest, type Library, type Route } from '../support/hostile.ts';
 import { checkResponse } from '../support/responses.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 
-const SOAK = process.env.SOAK === '1';
-const RUNS = Number(process.env.FUZZ_RUNS) || (SOAK ? 400 : 20);
-const SEED = Number(process.env.FUZZ_SEED) || 0x7e55e7a;
+const RUNS = Number(process.env.FUZZ_RUNS) || runs(HARDENING.hostile.node);
+const SEED = Number(process.env.FUZZ_SEED) || HARDENING.hostile.seed;
 /** A small body limit, so that strings around it are cheap to make. */
 const LIMIT = 8 * 1024;
 const DERIVED = new Set<CollectionName>(['indexes', 'snippets']);
@@ -78,7 +79,7 @@ beforeAll(async () => {
   const summary = (await api.post('/workstream_summaries/create', { name: 'week', model: { id: 'extractive', version: '1', created: { value: '2026-01-01T00:00:00.000Z' }, name: 'extractive', cloud: false, type: 'SPEED', usage: 'CODE_SEARCH' } })).json();
   await seedConversation(py.id);
   const relevant = (await api.post('/qgpt/relevance', { query: 'parse command line arguments', options: { database: true } })).json();
-  const backup = await (await api.app.request('/api/backup')).text();
+  const backup = (await api.get('/backup')).text;
   library = {
     assets: [py.id, go.id],
     asset: py,
@@ -104,7 +105,8 @@ async function send(request: HostileRequest): Promise<{ status: number; text: st
   const headers: Record<string, string> = {};
   if (request.contentType) headers['content-type'] = request.contentType;
   const init: RequestInit = { method: request.method, headers };
-  if (request.body?.text !== undefined) init.body = request.body.text;
+  const body = bodyText(request.body);
+  if (body !== undefined) init.body = body;
   const url = `http://localhost/api${request.target}`;
   const response = await api.app.request(url, init);
   const text = await response.text();
@@ -146,8 +148,8 @@ async function probe(route: Route, request: HostileRequest): Promise<void> {
     // A valid write may have deleted what the next requests name: pick the library again.
     if (route.method !== 'GET') await refreshLibrary();
   }
-  const health = await api.app.request('/api/.well-known/health');
-  if (health.status !== 200 || (await health.text()) !== 'ok') throw new Error(`the service stopped answering after: ${where}`);
+  const health = await api.get('/.well-known/health');
+  if (health.status !== 200 || health.text !== 'ok') throw new Error(`the service stopped answering after: ${where}`);
 }
 
 describe('hostile input: every route answers a 4xx JSON error (or a valid answer), keeps answering, and changes nothing it refused', () => {

@@ -151,6 +151,8 @@ describe('every write route honours the key', () => {
       ['POST', '/asset/update', { id: py.id, name: 'parse the arguments' }],
       ['POST', '/asset/reclassify', { asset: go, ext: 'ts' }],
       ['POST', `/asset/${py.id}/scores/increment`, { asset: { reuse: true } }],
+      // A GET, but it records an export activity.
+      ['GET', `/asset/${py.id}/export?export_type=MD`],
       ['POST', `/asset/${py.id}/tags/associate/${tag.id}`],
       ['POST', `/asset/${py.id}/tags/disassociate/${tag.id}`],
       ['POST', '/tags/create', { text: 'fresh', asset: go.id }],
@@ -164,24 +166,15 @@ describe('every write route honours the key', () => {
       ['POST', '/backup/restore', backup],
       ['POST', `/assets/${go.id}/delete`],
     ];
-    // Routes test/support/responses.ts has no schema for (review M18) are sent past its check.
-    const unchecked = /^\/(qgpt\/settings|folders\/|backup\/restore)/;
-    const send = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
-      if (!unchecked.test(path)) return api.call(method, path, body, headers);
-      const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
-      if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      const response = await api.app.request(`/api${path}`, init);
-      return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
-    };
     for (const [i, [method, path, body]] of writes.entries()) {
-      const first = await send(method, path, body, key(`route-${i}`));
+      const first = await api.call(method, path, body, key(`route-${i}`));
       expect(first.status, `${method} ${path}: ${first.text}`).toBeLessThan(300);
       const state = await api.store.read(async (tx) => {
         const all = await Promise.all((['assets', 'tags', 'websites', 'summaries', 'activities', 'conversations', 'meta', 'folders', 'changes'] as const).map((c) => tx.getAll(c)));
         return JSON.stringify(all);
       });
       const events = api.events.length;
-      const again = await send(method, path, body, key(`route-${i}`));
+      const again = await api.call(method, path, body, key(`route-${i}`));
       expect([again.status, again.contentType, again.text], `${method} ${path}`).toEqual([first.status, first.contentType, first.text]);
       expect(again.headers.get('idempotent-replayed'), `${method} ${path}`).toBe('true');
       expect(await api.store.read(async (tx) => {
@@ -190,8 +183,10 @@ describe('every write route honours the key', () => {
       }), `${method} ${path} wrote again`).toBe(state);
       expect(api.events.length, `${method} ${path}`).toBe(events);
     }
-    // The score was counted once, the deleted asset answers its id again (not a 404).
+    // The score was counted once, the export recorded once, the deleted asset answers its id again (not a 404).
     expect((await api.get(`/asset/${py.id}`)).json().score.reuse).toBe(1);
+    const exported = (await api.get(`/asset/${py.id}/activities`)).json().iterable.filter((a: any) => a.event.asset.identifier_description_pair.asset_format_downloaded);
+    expect(exported).toHaveLength(1);
     expect(await keyCount(api)).toBe(writes.length);
   });
 
@@ -256,15 +251,18 @@ describe('the page client (createApi)', () => {
       await api.remove('a');
       await api.setAnswerEndpoint({ url: 'http://127.0.0.1:9/v1', model: 'm' });
       await api.clearAnswerEndpoint();
+      await api.exportAsset('a', 'MD');
       await api.getAsset('a');
       await api.search('parse');
       await api.draft(fragmentSeed(PYTHON_SNIPPET) as never);
     } finally {
       globalThis.fetch = realFetch;
     }
-    const writes = sent.slice(0, 6);
+    // The export is a GET, keyed because it records an activity.
+    const writes = sent.slice(0, 7);
+    expect(writes[6]!.method).toBe('GET');
     expect(writes.every((s) => /^[0-9a-f-]{36}$/.test(s.key ?? ''))).toBe(true);
-    expect(new Set(writes.map((s) => s.key)).size).toBe(6);
-    expect(sent.slice(6).map((s) => s.key)).toEqual([null, null, null]);
+    expect(new Set(writes.map((s) => s.key)).size).toBe(7);
+    expect(sent.slice(7).map((s) => s.key)).toEqual([null, null, null]);
   });
 });

@@ -39,13 +39,9 @@ beforeEach(async () => {
 });
 const chatServer = chatServersPerTest(afterEach);
 
-/** `/qgpt/settings` is Tessera's own API (not in the contract table): called on the app directly. */
 async function settings(method: string, body?: unknown) {
-  const response = await api.app.request('/api/qgpt/settings', {
-    method,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  return { status: response.status, body: (await response.json()) as any };
+  const reply = await api.call(method, '/qgpt/settings', body);
+  return { status: reply.status, body: reply.json() };
 }
 
 async function createAsset(raw: string, name: string) {
@@ -289,12 +285,7 @@ describe('generative answers from a configured chat-completions endpoint', () =>
     const server = await chatServer({ mode: 'silent' });
     await settings('PUT', { url: server.url, model: 'm' });
     const client = new AbortController();
-    const reply = api.app.request('/api/qgpt/question', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(question()),
-      signal: client.signal,
-    });
+    const reply = api.call('POST', '/qgpt/question', question(), {}, client.signal);
     while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     client.abort();
     // The endpoint stays silent for the default 30 s: only the abort can end the request before the test's time runs out.

@@ -13,7 +13,6 @@ import { MemoryFileSource } from '../../worker/core/qgpt/files/memory-files.ts';
 import { createServices } from '../../worker/core/services.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { testClassifier } from '../support/classifier.ts';
-import { ErrorBodySchema } from '../support/responses.ts';
 import { createTestApi } from '../support/test-api.ts';
 
 async function failure(run: () => Promise<unknown>): Promise<{ status: number; code: string; message: string }> {
@@ -124,14 +123,7 @@ describe('granted folders: services and /folders routes', () => {
     const store = new MemoryStore();
     const api = await createTestApi({ store, now: () => new Date('2026-02-03T04:05:06.000Z') });
     const services = createServices(withDefaults({ store, feed: api.feed, classifier: await testClassifier(), now: () => new Date('2026-02-03T04:05:06.000Z') }));
-    // /folders is Tessera's own API, outside the contract table: requested on the app directly.
-    const request = async (method: string, path: string) => {
-      const response = await api.app.request(`/api${path}`, { method });
-      const text = await response.text();
-      if (response.status >= 400) expect(ErrorBodySchema.parse(JSON.parse(text)).error.status).toBe(response.status);
-      return { status: response.status, text, json: () => JSON.parse(text) };
-    };
-    return { services, request };
+    return { services, request: api.call };
   }
 
   const handle = (name: string) => ({ kind: 'directory', name });

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../worker/core/app.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
@@ -148,7 +147,7 @@ describe('POST /qgpt/relevance', () => {
       expect(reply.status, JSON.stringify(body) + (query ?? '')).toBe(status);
       expect(reply.json().error.message.length).toBeGreaterThan(0);
     }
-    expect((await api.app.request('/api/qgpt/relevance', { method: 'POST', body: '{not json' })).status).toBe(400);
+    expect((await relevance(api, '{not json')).status).toBe(400);
     const after = await dumpStore(api.store);
     expect(after.relevant).toEqual(before.relevant);
     expect(after.assets).toEqual(before.assets);
@@ -187,13 +186,11 @@ describe('relevant snippet ids', () => {
 describe('snippet vectors', () => {
   it('re-embed the whole library when the embedder changes, with progress visible, also what was written meanwhile by another worker', async () => {
     const store = new MemoryStore();
-    const classifier = await testClassifier();
-    const first = createApp({ store, feed: new MemoryFeed(), classifier });
-    const post = (app: typeof first, path: string, body: unknown) =>
-      app.request(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    for (const text of [YAML_SNIPPET, RETRY_SNIPPET, CSV_SNIPPET]) expect((await post(first, '/assets/create', fragmentSeed(text))).status).toBe(200);
-    expect((await post(first, '/qgpt/relevance', { query: 'yaml', options: { database: true } })).status).toBe(200);
-    const progress = await (await first.request('/api/embeddings/library')).json();
+    const first = await createTestApi({ store });
+    const ids: string[] = [];
+    for (const text of [YAML_SNIPPET, RETRY_SNIPPET, CSV_SNIPPET]) ids.push((await first.create(fragmentSeed(text))).id);
+    expect((await relevance(first, { query: 'yaml', options: { database: true } })).status).toBe(200);
+    const progress = (await first.get('/embeddings/library')).json();
     expect(progress).toMatchObject({ embedder: 'hashing-v3-1024', embedded: 3, pending: 0, running: false });
     expect(progress.snippets).toBeGreaterThanOrEqual(3);
 
@@ -207,17 +204,26 @@ describe('snippet vectors', () => {
         return new HashingEmbedder({ dimensions: 256 }).embed(texts);
       },
     };
-    const second = createApp({ store, feed: new MemoryFeed(), classifier, embedder: other });
+    // A second worker on the same store, with a feed of its own.
+    const second = await createTestApi({ store, embedder: other });
     // A write this worker never heard of (made by the first, whose feed is not this one's).
-    expect((await post(first, '/assets/create', fragmentSeed('def checksum(data):\n    return crc32(data)\n'))).status).toBe(200);
-    const reply = await post(second, '/qgpt/relevance', { query: 'crc32 checksum', options: { database: true } });
+    const checksum = (await first.create(fragmentSeed('def checksum(data):\n    return crc32(data)\n'))).id as string;
+    const reply = await relevance(second, { query: 'crc32 checksum', options: { database: true } });
     expect(reply.status).toBe(200);
     // Each of the 4 assets is one snippet, each embedded once, and the query: nothing twice.
     expect(calls.reduce((a, b) => a + b, 0)).toBe(4 + 1);
     const records = await store.read((tx) => tx.getAll('snippets'));
     expect(records.map((r) => r.embedder)).toEqual(Array(4).fill('other-256'));
     expect(records.every((r) => r.snippets.every((s) => s.vector.length === 256))).toBe(true);
-    expect((await (await second.request('/api/embeddings/library')).json()).embedded).toBe(4);
+    expect((await second.get('/embeddings/library')).json().embedded).toBe(4);
+    // The new vectors rank: the asset written meanwhile answers its own words first, the others after it.
+    const ranked = reply.json<Output>().relevant.iterable.map((r) => r.asset.id);
+    expect(ranked[0]).toBe(checksum);
+    expect(new Set(ranked).size).toBe(ranked.length);
+    expect(ranked.every((id) => [checksum, ...ids].includes(id))).toBe(true);
+    // And by meaning through the new embedder too: the YAML loader for a question about config files.
+    const yaml = (await relevance(second, { query: 'load the yaml configuration file', options: { database: true } })).json<Output>();
+    expect(yaml.relevant.iterable[0].asset.id).toBe(ids[0]);
   });
 
   it('are made again only when what is embedded changes: not for a score increment, an export or a tag link', async () => {

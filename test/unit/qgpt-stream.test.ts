@@ -70,7 +70,10 @@ class FrameReader {
   }
 }
 
-/** POSTs one input frame; `socket` names the socket it comes on (the `tessera-socket` header). */
+/**
+ * POSTs one input frame; `socket` names the socket it comes on (the `tessera-socket` header). Read as it
+ * streams, so on the app itself: FrameReader checks each frame against the contract.
+ */
 async function open(api: TestApi, input: unknown, socket?: string): Promise<FrameReader> {
   const response = await api.app.request('/api/qgpt/stream', {
     method: 'POST',
@@ -217,7 +220,7 @@ const startChat = chatServersPerTest(afterEach);
 /** A real local chat-completions server, configured as the answerer's endpoint. */
 async function configureChat(api: TestApi, options: Parameters<typeof startChatServer>[0]) {
   const server = await startChat(options);
-  await configureChatEndpoint(api.app, server);
+  await configureChatEndpoint(api, server);
   return server;
 }
 
@@ -359,13 +362,14 @@ describe('/qgpt/stream exchanges', () => {
 
   it('a stop is answered while the stopped request\'s client reads nothing: the exchange does not wait for its reader', async () => {
     const { api, py } = await library();
-    // An answer of 3 s or more (200 chunks, 15 ms apart): on a loaded machine the timer below may fire
+    // An answer of 3 s or more (200 chunks, 15 ms apart): on a loaded machine the wait below may end
     // late, and the stop must still find the answer running.
-    await configureChat(api, { reply: 'word '.repeat(1000), chunkSize: 5, delayMs: 15 });
+    const server = await configureChat(api, { reply: 'word '.repeat(1000), chunkSize: 5, delayMs: 15 });
     const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
     const a = await open(api, { question: { query: 'first', relevant }, conversation: 'A', request: 'ra' });
     expect((await a.next())?.status).toBe('INITIALIZED');
-    await new Promise((resolve) => setTimeout(resolve, 120)); // deltas pile up unread
+    // Deltas pile up unread: wait until the endpoint has streamed some (a fixed wait was too short on a loaded machine).
+    while (server.chunksSent < 8) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await send(api, { conversation: 'A', stop: true, request: 'stop-a' })).toEqual([{ conversation: 'A', request: 'stop-a', status: 'STOPPED' }]);
     const frames = await a.rest();
     expect(frames.at(-1)).toEqual({ conversation: 'A', request: 'ra', status: 'STOPPED' });
@@ -452,15 +456,11 @@ describe('/qgpt/stream exchanges', () => {
   it('refuses an empty or over-long socket id with a 400', async () => {
     const api = await createTestApi();
     for (const socket of ['', 'x'.repeat(101)]) {
-      const response = await api.app.request('/api/qgpt/stream', {
-        method: 'POST',
-        body: JSON.stringify({ reset: true }),
-        headers: { 'content-type': 'application/json', [SOCKET_HEADER]: socket },
-      });
+      const response = await api.call('POST', '/qgpt/stream', { reset: true }, { [SOCKET_HEADER]: socket });
       // An empty header value is dropped by some clients (and by Request itself): then it is the unnamed socket.
       if (socket === '' && response.status === 200) continue;
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatchObject({ code: 'invalid_parameter' });
+      expect(response.json().error).toMatchObject({ code: 'invalid_parameter' });
     }
   });
 });

@@ -6,16 +6,14 @@
 import { AssetsFromJSON, QGPTStreamOutputFromJSON, StreamedIdentifiersFromJSON } from '@pieces.app/pieces-os-client';
 import { describe, expect, it } from 'vitest';
 import { StreamSync, isChangeEvent, type SyncTransport } from '../../worker/core/streams/stream-sync.ts';
-import { createApp } from '../../worker/core/app.ts';
-import { withDefaults } from '../../worker/core/deps.ts';
 import { CHANGE_LOG_SIZE } from '../../worker/core/feed/commit.ts';
-import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
+import type { ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { AssetsSchema, QGPTStreamOutputSchema, StreamedIdentifiersSchema, type Asset, type Assets, type StreamedIdentifiers } from '../../worker/core/model/schemas.ts';
 import { assetDelta, identifierDelta, identifiersSnapshot } from '../../worker/core/streams/frames.ts';
 import { BOTH_INPUTS_ERROR } from '../../worker/core/streams/qgpt.ts';
 import { SEQ_HEADER, type StreamCatchUp, type StreamFrame, type StreamKind } from '../../worker/core/streams/protocol.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
-import { testClassifier } from '../support/classifier.ts';
+import { createTestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
 const PATHS: Record<StreamKind, string> = {
@@ -25,39 +23,30 @@ const PATHS: Record<StreamKind, string> = {
 };
 
 async function world() {
-  const store = new MemoryStore();
-  const feed = new MemoryFeed();
-  const classifier = await testClassifier();
-  const app = createApp({ store, feed, classifier });
-  const ctx = withDefaults({ store, feed, classifier });
-  const request = async (method: string, path: string, body?: unknown) => {
-    const response = await app.request(`/api${path}`, {
-      method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    return response;
-  };
+  const api = await createTestApi({ store: new MemoryStore() });
+  const { store, feed, ctx } = api;
+  const request = (method: string, path: string, body?: unknown) => api.call(method, path, body);
   const json = async <T = any>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await request(method, path, body);
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
+    const reply = await request(method, path, body);
+    if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${reply.text}`);
+    return reply.json() as T;
   };
   const create = (raw = PYTHON_SNIPPET) => json<Asset>('POST', '/assets/create', fragmentSeed(raw));
   const rename = async (id: string, name: string) => json<Asset>('POST', '/asset/update', { ...(await json<Asset>('GET', `/asset/${id}`)), name });
   const remove = (id: string) => request('POST', `/assets/${id}/delete`);
   const ids = async () => (await json<{ iterable: { id: string }[] }>('GET', '/assets/identifiers?pseudo=true')).iterable.map((r) => r.id);
-  return { store, feed, ctx, app, request, json, create, rename, remove, ids };
+  return { store, feed, ctx, request, json, create, rename, remove, ids };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-/** The transport of app/client/socket.ts, on app.request instead of fetch. */
+/** The transport of app/client/socket.ts, on the test API instead of fetch. */
 function transport(w: World, kind: StreamKind, spy?: { snapshots: number; since: number[] }): SyncTransport {
   return {
     async snapshot() {
       if (spy) spy.snapshots++;
       const response = await w.request('GET', PATHS[kind]);
       expect(response.status).toBe(200);
-      return { seq: Number(response.headers.get(SEQ_HEADER)), frame: (await response.json()) as StreamFrame };
+      return { seq: Number(response.headers.get(SEQ_HEADER)), frame: response.json() as StreamFrame };
     },
     async since(seq) {
       spy?.since.push(seq);
@@ -162,19 +151,18 @@ describe('stream routes', () => {
     const response = await w.request('POST', '/qgpt/stream', both);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await response.text()).split('\n').filter(Boolean);
+    const lines = response.text.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     const frame = JSON.parse(lines[0]!);
     expect(QGPTStreamOutputSchema.safeParse(frame).success).toBe(true);
     expect(frame).toEqual({ conversation: 'c-1', request: 'r-1', status: 'FAILED', errorMessage: BOTH_INPUTS_ERROR, statusCode: 422 });
     expect(QGPTStreamOutputFromJSON(frame).status).toBe('FAILED');
 
-    const stopped = JSON.parse((await (await w.request('POST', '/qgpt/stream', { conversation: 'c-2', stop: true })).text()).trim());
+    const stopped = JSON.parse((await w.request('POST', '/qgpt/stream', { conversation: 'c-2', stop: true })).text.trim());
     expect(stopped.conversation).toBe('c-2');
     expect(stopped.request).toMatch(/^[0-9a-f-]{36}$/);
     expect(QGPTStreamOutputFromJSON(stopped).status).toBe('STOPPED');
-    const broken = await w.app.request('/api/qgpt/stream', { method: 'POST', body: '{nope' });
-    const failed = JSON.parse((await broken.text()).trim());
+    const failed = JSON.parse((await w.request('POST', '/qgpt/stream', '{nope')).text.trim());
     expect(failed).toMatchObject({ status: 'FAILED', conversation: '', statusCode: 400 });
     expect(failed.errorMessage).toMatch(/not valid JSON/);
   });

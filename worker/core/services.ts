@@ -10,6 +10,7 @@ import { draftSeed } from './assets/draft.ts';
 import { importAssets } from './assets/import.ts';
 import { exportAsset, parseExportType } from './assets/export.ts';
 import { getActivities, getAsset, getAssetBody, getConversations, getFormats, listAssets, listAssetsBody, listIdentifiers, pseudoSnapshot } from './assets/read.ts';
+import { scrubAnswer, settleDeletes } from './assets/half-deleted.ts';
 import { deleteAsset } from './assets/remove.ts';
 import { incrementScores } from './assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
@@ -303,7 +304,7 @@ const SETTINGS_TEST_TIMEOUT_MS = 10_000;
 
 /** The operations bound to one context. */
 export function createServices(ctx: ServiceContext): AllServices {
-  return {
+  return afterHalfDeletes(ctx, {
     // reads
     getAsset: async (asset, options) => {
       checkOptional(SeededAccessorSchema, options?.accessor);
@@ -394,7 +395,36 @@ export function createServices(ctx: ServiceContext): AllServices {
     backup: () => ({ filename: backupFilename(ctx.now()), stream: backupStream(ctx) }),
     restoreBackup: async (file, options) => restoreBackup(ctx, await readBackup(file), { dryRun: flag(options, 'dryRun', false) }),
     answerStream: (frame, options) => answerStream(ctx, frame, options?.closed, socketName(options?.socket)),
-  };
+  });
+}
+
+/**
+ * Each operation run after `settleDeletes` and answered without half-deleted assets (assets/half-deleted.ts):
+ * a worker's first operation finishes the deletes a stopped worker left half done, a write first finishes
+ * those a full disk held up, and no answer names an asset whose delete is still half done. Not `backup`:
+ * the file holds the records as they are stored.
+ */
+function afterHalfDeletes(ctx: ServiceContext, services: AllServices): AllServices {
+  const wrapped: Record<string, unknown> = { ...services };
+  for (const [name, operation] of Object.entries(services) as [string, (...args: unknown[]) => unknown][]) {
+    if (name === 'backup') continue;
+    const write = (OPERATIONS as Record<string, string>)[name] === 'write' || name === 'restoreBackup';
+    wrapped[name] =
+      name === 'answerStream'
+        ? (...args: unknown[]) => {
+            // Called now, so that a bad socket name is thrown before any frame (the route answers it a 400); not
+            // settled first: the first `next()` must register the exchange at once (routes/streams.ts).
+            const frames = operation(...args) as AsyncIterable<unknown>;
+            return (async function* () {
+              for await (const frame of frames) yield scrubAnswer(ctx.store, frame);
+            })();
+          }
+        : async (...args: unknown[]) => {
+            await settleDeletes(ctx, write);
+            return scrubAnswer(ctx.store, await operation(...args));
+          };
+  }
+  return wrapped as unknown as AllServices;
 }
 
 const transferables = (options?: TransferableOptions) => ({ transferables: flag(options, 'transferables', true) });

@@ -5,20 +5,24 @@ import { unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
 import { forgetRelevant } from '../qgpt/relevant-ring.ts';
 import type { AssetRecord } from '../store/records.ts';
-import type { Store, WriteTx } from '../store/store.ts';
+import type { WriteTx } from '../store/store.ts';
+import { isHalfDeleted, markHalfDeleted, noteDeleteFinished, noteHalfDeleted, takeFinishedDelete, unlinkAndLog } from './half-deleted.ts';
 import { requireAsset } from './read.ts';
 
 /**
  * Deletes the asset with its formats, contents, annotations and activities, and the snippets relevance
  * kept of it, and unlinks it. (Its vectors go when the vector index applies the logged delete.)
  *
- * On a full disk it still works, so that room can be made: see deleteOnFullDisk.
+ * On a full disk it still works, so that room can be made: see deleteOnFullDisk. Every write, this one
+ * included, first finishes earlier full-disk deletes (half-deleted.ts, through the service layer): the
+ * same delete sent again answers the id once that is done, and 507 while the disk is still full.
  */
 export async function deleteAsset(ctx: ServiceContext, id: string): Promise<string> {
-  if (await finishUnfinished(ctx, id)) return id;
+  if (isHalfDeleted(ctx.store, id)) throw unfinishedError();
   try {
     return await deleteWhole(ctx, id);
   } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && takeFinishedDelete(ctx.store, id)) return id;
     if (!isQuotaExceeded(error)) throw error;
     return deleteOnFullDisk(ctx, id);
   }
@@ -35,69 +39,36 @@ const OWNED = ['assets', 'formats', 'contents', 'annotations', 'activities', 're
  *
  * 1. a transaction that only deletes, which the browser lets through: every record the asset owns (the
  *    asset, its formats and contents, annotations, activities, relevant snippets), so the asset is gone
- *    whole or not at all, and its space is free;
+ *    whole or not at all, and its space is free; and the marker that says no delete is half done;
  * 2. the usual transaction for the rest: the asset unlinked from its tags, websites, summaries, persons
  *    and conversations, and the delete logged (and then published).
  *
  * Should the second step fail (the disk still full), the answer says so (507 `storage_full_delete_unfinished`:
- * the asset is gone, the rest is not done) and the step is kept in memory: the next delete, of this asset
- * (answered 200 once done) or of another, does it first. A worker stopped in between forgets it: those
- * records still name the asset and the change log lacks its delete, so the search index and the streams
- * learn of it at their next rebuild or snapshot.
+ * the asset is gone, the rest is not done). Until the step runs the asset is half-deleted (half-deleted.ts):
+ * answers leave it out, the next write (or the next worker, found through the missing marker) finishes it.
  */
 async function deleteOnFullDisk(ctx: ServiceContext, id: string): Promise<string> {
-  const asset = await ctx.store.write(async (tx) => {
-    const asset = await requireAsset(tx, id);
-    await forgetRelevant(tx, id);
-    await deleteOwned(tx, asset);
-    return asset;
-  }, OWNED);
+  const asset = await ctx.store.write(
+    async (tx) => {
+      const asset = await requireAsset(tx, id);
+      await forgetRelevant(tx, id);
+      await deleteOwned(tx, asset);
+      await markHalfDeleted(tx);
+      return asset;
+    },
+    [...OWNED, 'meta'],
+  );
+  noteHalfDeleted(ctx.store, asset);
+  // The cached answers of other assets list this one among their labels' assets.
+  ctx.assetCache.clear();
   try {
-    return await unlinkAndLog(ctx, asset);
+    await unlinkAndLog(ctx, asset);
   } catch (error) {
     if (!isQuotaExceeded(error)) throw error;
-    unfinishedDeletes(ctx.store).set(id, asset);
     throw unfinishedError();
   }
-}
-
-/** The second step of a full-disk delete: the asset, already gone, unlinked everywhere and its delete logged. */
-function unlinkAndLog(ctx: ServiceContext, asset: AssetRecord): Promise<string> {
-  return commit(ctx, async (tx, log) => {
-    await unlinkAll(ctx, tx, asset);
-    await unlinkConversations(tx, asset);
-    log.deleted(asset.id);
-    return asset.id;
-  });
-}
-
-/** Full-disk deletes whose second step has not been done yet, per store (memory only: see deleteOnFullDisk). */
-const unfinished = new WeakMap<Store, Map<string, AssetRecord>>();
-
-function unfinishedDeletes(store: Store): Map<string, AssetRecord> {
-  let pending = unfinished.get(store);
-  if (!pending) unfinished.set(store, (pending = new Map()));
-  return pending;
-}
-
-/**
- * Does the second step of earlier full-disk deletes. True when `id` was one of them and is now done; when
- * its step fails again, that error is the answer. Another's failure leaves it for the next delete.
- */
-async function finishUnfinished(ctx: ServiceContext, id: string): Promise<boolean> {
-  const pending = unfinishedDeletes(ctx.store);
-  let finished = false;
-  for (const asset of [...pending.values()]) {
-    try {
-      await unlinkAndLog(ctx, asset);
-      pending.delete(asset.id);
-      finished ||= asset.id === id;
-    } catch (error) {
-      if (asset.id !== id) continue;
-      throw isQuotaExceeded(error) ? unfinishedError() : error;
-    }
-  }
-  return finished;
+  await noteDeleteFinished(ctx, id).catch((error: unknown) => console.error('delete: putting back the whole-deletes marker failed', error));
+  return id;
 }
 
 const unfinishedError = () =>

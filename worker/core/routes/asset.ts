@@ -24,7 +24,8 @@ export function assetRoutes(ctx: ServiceContext) {
   app.get('/:asset/formats', async (c) => c.json(await services.getFormats(c.req.param('asset'), transferables(c))));
   app.get('/:asset/activities', async (c) => c.json(await services.getActivities(c.req.param('asset'))));
   app.get('/:asset/conversations', async (c) => c.json(await services.getConversations(c.req.param('asset'))));
-  app.get('/:asset/export', async (c) => c.json(await services.exportAsset(c.req.param('asset'), c.req.query('export_type'))));
+  // A GET that records an export activity: keyed like the writes, so a fetch re-dispatched after a worker stop logs it once.
+  app.get('/:asset/export', keyed(ctx, json, async (c, services) => services.exportAsset(c.req.param('asset')!, c.req.query('export_type'))));
   app.post(
     '/:asset/scores/increment',
     keyed(ctx, noContent, async (c, services) => services.incrementScores(c.req.param('asset')!, await body(c))),
