@@ -2,12 +2,15 @@ import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
 import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
-import type { AssetRecord, ContentRecord, FormatRecord } from '../store/records.ts';
+import type { AssetRecord, CollectionName, ContentRecord, FormatRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 import { readableSize, type SeededContent } from './content.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
-import { assembleAsset, type ReadOptions } from './read.ts';
+import { assembleAsset, assetScope, type ReadOptions } from './read.ts';
+
+/** What storing a new asset (and answering it) reads and writes: the Asset's collections and its activities. */
+export const STORE_ASSET_SCOPE: readonly CollectionName[] = [...assetScope(), 'activities'];
 
 /** The stored form of a payload: text as `string.raw`, bytes as `bytes.raw`, with its metadata. */
 export function contentRecord(formatId: string, content: SeededContent): ContentRecord {
@@ -24,7 +27,7 @@ export async function createAsset(ctx: ServiceContext, seed: Seed | undefined, o
     const asset = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
     log.created(asset.id);
     return assembleAsset(tx, asset, options);
-  });
+  }, STORE_ASSET_SCOPE);
 }
 
 /** Stores a prepared seed as a new asset with its format, content, links and first activity, in the caller's transaction. */

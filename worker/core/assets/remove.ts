@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { ApiError, isQuotaExceeded } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
-import { unlinkAll } from '../links/associate.ts';
+import { LINK_KINDS, unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
 import { forgetRelevant } from '../qgpt/relevant-ring.ts';
 import type { AssetRecord } from '../store/records.ts';
@@ -26,6 +26,8 @@ export async function deleteAsset(ctx: ServiceContext, id: string): Promise<stri
 
 /** The records the asset owns, by collection: what goes with it and nowhere else. */
 const OWNED = ['assets', 'formats', 'contents', 'annotations', 'activities', 'relevant'] as const;
+/** What unlinking the asset everywhere touches: the records it links to, its conversations and their messages. */
+const LINKED = [...LINK_KINDS, 'conversations', 'messages'] as const;
 
 /**
  * A delete when the disk is full. Once the origin's usage has reached its quota, the browser refuses every
@@ -68,7 +70,7 @@ function unlinkAndLog(ctx: ServiceContext, asset: AssetRecord): Promise<string> 
     await unlinkConversations(tx, asset);
     log.deleted(asset.id);
     return asset.id;
-  });
+  }, LINKED);
 }
 
 /** Full-disk deletes whose second step has not been done yet, per store (memory only: see deleteOnFullDisk). */
@@ -127,5 +129,5 @@ function deleteWhole(ctx: ServiceContext, id: string): Promise<string> {
     await deleteOwned(tx, asset);
     log.deleted(id);
     return id;
-  });
+  }, [...OWNED, ...LINKED]);
 }

@@ -72,12 +72,15 @@ export async function restoreBackup(ctx: ServiceContext, backup: ParsedBackup, o
       // Thrown, so the store discards the whole transaction: a dry run runs exactly the code a restore does.
       if (options.dryRun) throw new DryRun({ ...summary, applied: false });
       return summary;
-    });
+    }, RESTORE_SCOPE);
   } catch (error) {
     if (error instanceof DryRun) return error.summary;
     throw error;
   }
 }
+
+/** A restore writes every collection a backup holds (the settings into `meta`). */
+const RESTORE_SCOPE: readonly CollectionName[] = [...BACKUP_STORES.filter((s) => s !== 'settings'), 'meta'] as CollectionName[];
 
 type Dated = { id: string; updated: string };
 const newer = (a: Dated, b: Dated) => Date.parse(a.updated) > Date.parse(b.updated);

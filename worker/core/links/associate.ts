@@ -3,7 +3,7 @@ import { requireAsset } from '../assets/read.ts';
 import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { notFound } from '../errors.ts';
-import type { AssetRecord } from '../store/records.ts';
+import type { AssetRecord, CollectionName } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 
 /** The things an asset links to by id; each record lists its assets and the asset lists it. */
@@ -15,6 +15,7 @@ export const LINKS = {
 } as const satisfies Record<string, { noun: string; added: AssetEvent; removed: AssetEvent }>;
 
 export type LinkKind = keyof typeof LINKS;
+export const LINK_KINDS = Object.keys(LINKS) as LinkKind[];
 
 /** The kinds that can be (dis)associated by id, by their path segment in `/asset/{asset}/{kind}/associate/{id}`. */
 export const LINK_PATHS = { tags: 'tags', websites: 'websites', workstream_summaries: 'summaries' } as const satisfies Record<string, LinkKind>;
@@ -60,13 +61,18 @@ export function changeLink(ctx: ServiceContext, kind: LinkKind, assetId: string,
       await tx.put('assets', asset);
       log.updated(asset.id);
     }
-  });
+  }, linkScope(kind));
+}
+
+/** What `setLink` reads and writes for links of one kind (the asset record, the other side, an activity). */
+export function linkScope(kind: LinkKind): CollectionName[] {
+  return ['assets', kind, 'activities'];
 }
 
 /** Removes an asset from every record that links to it (before the asset itself is deleted). */
 export async function unlinkAll(ctx: ServiceContext, tx: WriteTx, asset: AssetRecord): Promise<void> {
   const now = ctx.now().toISOString();
-  for (const kind of Object.keys(LINKS) as LinkKind[]) {
+  for (const kind of LINK_KINDS) {
     for (const other of await tx.getMany(kind, asset[kind])) {
       other.assets = other.assets.filter((id) => id !== asset.id);
       other.updated = now;

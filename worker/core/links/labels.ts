@@ -16,7 +16,7 @@ import type {
 } from '../model/schemas.ts';
 import { foldTag, type TagRecord, type WebsiteRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
-import { setLink, type LinkKind } from './associate.ts';
+import { linkScope, setLink, type LinkKind } from './associate.ts';
 
 /** Tags, websites and workstream summaries: created on their own or from seed metadata, and listed. */
 
@@ -75,7 +75,7 @@ export function createTag(ctx: ServiceContext, seed: SeededTag): Promise<Tag> {
     const tag = await findOrCreateTag(ctx, tx, seed);
     if (await linkSeededAsset(ctx, tx, 'tags', tag.id, seed.asset)) log.updated(seed.asset!);
     return build.tag((await tx.get('tags', tag.id))!);
-  });
+  }, linkScope('tags'));
 }
 
 export function createWebsite(ctx: ServiceContext, seed: SeededWebsite): Promise<Website> {
@@ -83,7 +83,7 @@ export function createWebsite(ctx: ServiceContext, seed: SeededWebsite): Promise
     const website = await findOrCreateWebsite(ctx, tx, seed);
     if (await linkSeededAsset(ctx, tx, 'websites', website.id, seed.asset)) log.updated(seed.asset!);
     return build.website((await tx.get('websites', website.id))!);
-  });
+  }, linkScope('websites'));
 }
 
 export function createSummary(ctx: ServiceContext, seed: SeededWorkstreamSummary): Promise<WorkstreamSummary> {
@@ -103,7 +103,7 @@ export function createSummary(ctx: ServiceContext, seed: SeededWorkstreamSummary
       if (await linkSeededAsset(ctx, tx, 'summaries', id, assetId)) log.updated(assetId);
     }
     return build.summary((await tx.get('summaries', id))!);
-  });
+  }, linkScope('summaries'));
 }
 
 export async function listTags(ctx: ServiceContext): Promise<Tags> {

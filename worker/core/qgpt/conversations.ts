@@ -108,7 +108,7 @@ export function saveExchange(ctx: ServiceContext, exchange: Exchange): Promise<C
     }
     await Promise.all(writes);
     return conversation;
-  });
+  }, ['assets', 'conversations', 'messages']);
 }
 
 /**
@@ -147,7 +147,7 @@ export async function deleteConversation(ctx: ServiceContext, id: string): Promi
       log.updated(asset.id);
     }
     await Promise.all(writes);
-  });
+  }, ['assets', 'conversations', 'messages']);
 }
 
 /** `GET /conversations`: every stored conversation with its messages, the most recently updated first. */
