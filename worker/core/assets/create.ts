@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
+import { addLink } from '../links/link-records.ts';
 import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
 import type { AssetRecord, CollectionName, ContentRecord, FormatRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
@@ -60,13 +61,8 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
     original: formatId,
     preview: { base: formatId },
     formats: [formatId],
-    tags: [],
-    websites: [],
-    summaries: [],
-    persons: [],
     annotations: [],
     activities: [],
-    conversations: [],
     score: { manual: 0, automatic: 0 },
     pseudo: seeded.pseudo ?? false,
     ...(seeded.discovered != null ? { discovered: seeded.discovered } : {}),
@@ -75,19 +71,14 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
   await tx.put('contents', contentRecord(formatId, content));
 
   const metadata = seeded.metadata;
+  // A tag or website named twice (the same text in another case) is linked once.
   for (const seedTag of metadata?.tags ?? []) {
     const tag = await findOrCreateTag(ctx, tx, seedTag);
-    if (!asset.tags.includes(tag.id)) {
-      asset.tags.push(tag.id);
-      await tx.put('tags', { ...tag, assets: [...tag.assets, id], updated: now });
-    }
+    if (await addLink(tx, 'tags', tag.id, id)) await tx.put('tags', { ...tag, updated: now });
   }
   for (const seedWebsite of metadata?.websites ?? []) {
     const website = await findOrCreateWebsite(ctx, tx, seedWebsite);
-    if (!asset.websites.includes(website.id)) {
-      asset.websites.push(website.id);
-      await tx.put('websites', { ...website, assets: [...website.assets, id], updated: now });
-    }
+    if (await addLink(tx, 'websites', website.id, id)) await tx.put('websites', { ...website, updated: now });
   }
   for (const seedPerson of [...(metadata?.persons ?? []), ...(person ? [person] : [])]) {
     const personId = ctx.newId();
@@ -97,9 +88,8 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
       created: now,
       updated: now,
       mechanisms: seedPerson.mechanism ? { [id]: seedPerson.mechanism } : {},
-      assets: [id],
     });
-    asset.persons.push(personId);
+    await addLink(tx, 'persons', personId, id);
   }
   for (const seedAnnotation of metadata?.annotations ?? []) {
     asset.annotations.push(await storeAnnotation(ctx, tx, id, seedAnnotation));

@@ -27,7 +27,7 @@ export async function deleteAsset(ctx: ServiceContext, id: string): Promise<stri
 /** The records the asset owns, by collection: what goes with it and nowhere else. */
 const OWNED = ['assets', 'formats', 'contents', 'annotations', 'activities', 'relevant'] as const;
 /** What unlinking the asset everywhere touches: the records it links to, its conversations and their messages. */
-const LINKED = [...LINK_KINDS, 'conversations', 'messages'] as const;
+const LINKED = [...LINK_KINDS, 'conversations', 'messages', 'links'] as const;
 
 /**
  * A delete when the disk is full. Once the origin's usage has reached its quota, the browser refuses every

@@ -5,8 +5,9 @@ import { commit } from '../feed/commit.ts';
 import { notFound } from '../errors.ts';
 import type { AssetRecord, CollectionName } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
+import { addLink, linkedTo, removeLink } from './link-records.ts';
 
-/** The things an asset links to by id; each record lists its assets and the asset lists it. */
+/** The things an asset links to by id (a `links` record each, links/link-records.ts). */
 export const LINKS = {
   tags: { noun: 'tag', added: 'tagAdded', removed: 'tagDeleted' },
   websites: { noun: 'website', added: 'linkAdded', removed: 'linkDeleted' },
@@ -30,7 +31,8 @@ export function linkKindOf(segment: unknown): LinkKind | undefined {
 }
 
 /**
- * Links or unlinks inside the caller's transaction, keeping both sides in step. Returns whether
+ * Links or unlinks inside the caller's transaction: one link record, the other side's `updated`, an
+ * activity; a constant number of small records however many links either side has. Returns whether
  * anything changed; the caller puts the asset record (the other side is put here).
  */
 export async function setLink(
@@ -43,10 +45,7 @@ export async function setLink(
 ): Promise<boolean> {
   const other = await tx.get(kind, otherId);
   if (!other) throw notFound(LINKS[kind].noun, otherId);
-  const ids = asset[kind];
-  if (ids.includes(otherId) === linked) return false;
-  asset[kind] = linked ? [...ids, otherId] : ids.filter((id) => id !== otherId);
-  other.assets = linked ? [...other.assets, asset.id] : other.assets.filter((id) => id !== asset.id);
+  if (!(linked ? await addLink(tx, kind, otherId, asset.id) : await removeLink(tx, kind, otherId, asset.id))) return false;
   other.updated = ctx.now().toISOString();
   await tx.put(kind, other as never);
   await recordActivity(ctx, tx, asset, linked ? LINKS[kind].added : LINKS[kind].removed);
@@ -64,19 +63,20 @@ export function changeLink(ctx: ServiceContext, kind: LinkKind, assetId: string,
   }, linkScope(kind));
 }
 
-/** What `setLink` reads and writes for links of one kind (the asset record, the other side, an activity). */
+/** What `setLink` reads and writes for links of one kind (the asset record, the other side, the link, an activity). */
 export function linkScope(kind: LinkKind): CollectionName[] {
-  return ['assets', kind, 'activities'];
+  return ['assets', kind, 'links', 'activities'];
 }
 
-/** Removes an asset from every record that links to it (before the asset itself is deleted). */
+/** Unlinks an asset from every tag, website, summary and person (before the asset itself is deleted); each is updated. */
 export async function unlinkAll(ctx: ServiceContext, tx: WriteTx, asset: AssetRecord): Promise<void> {
   const now = ctx.now().toISOString();
   for (const kind of LINK_KINDS) {
-    for (const other of await tx.getMany(kind, asset[kind])) {
-      other.assets = other.assets.filter((id) => id !== asset.id);
+    const ids = await linkedTo(tx, asset.id, kind);
+    for (const other of await tx.getMany(kind, ids)) {
       other.updated = now;
       await tx.put(kind, other as never);
     }
+    for (const id of ids) await removeLink(tx, kind, id, asset.id);
   }
 }

@@ -10,6 +10,7 @@ import type {
   WebsiteRecord,
 } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
+import { LinkTable, linkedTo } from '../links/link-records.ts';
 import { FIELD_COUNT } from './lexical/fields.ts';
 import type { MetaCodec } from './lexical/snapshot.ts';
 import { terms } from './tokenize.ts';
@@ -190,7 +191,7 @@ export function splitProse(text: string): { code: string; prose: string } {
 }
 
 /** The collections a document is read from (the scope of a read transaction). */
-export const DOCUMENT_SCOPE = ['assets', 'formats', 'contents', 'tags', 'websites', 'persons', 'annotations'] as const;
+export const DOCUMENT_SCOPE = ['assets', 'links', 'formats', 'contents', 'tags', 'websites', 'persons', 'annotations'] as const;
 
 /** Reads the documents of some assets in the caller's transaction (missing assets are left out). */
 export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise<SearchDocument[]> {
@@ -200,9 +201,9 @@ export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise
       const [formats, contents, tags, websites, persons, annotations] = await Promise.all([
         tx.getMany('formats', asset.formats),
         tx.getMany('contents', asset.formats),
-        tx.getMany('tags', asset.tags),
-        tx.getMany('websites', asset.websites),
-        tx.getMany('persons', asset.persons),
+        linkedTo(tx, asset.id, 'tags').then((ids) => tx.getMany('tags', ids)),
+        linkedTo(tx, asset.id, 'websites').then((ids) => tx.getMany('websites', ids)),
+        linkedTo(tx, asset.id, 'persons').then((ids) => tx.getMany('persons', ids)),
         tx.getMany('annotations', asset.annotations),
       ]);
       return searchDocument({ asset, formats, contents, tags, websites, persons, annotations });
@@ -212,8 +213,9 @@ export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise
 
 /** Reads every asset's document with one bulk read per collection. */
 export async function readAllDocuments(tx: ReadTx): Promise<SearchDocument[]> {
-  const [assets, formats, contents, tags, websites, persons, annotations] = await Promise.all([
+  const [assets, links, formats, contents, tags, websites, persons, annotations] = await Promise.all([
     tx.getAll('assets'),
+    LinkTable.read(tx),
     byId(tx, 'formats'),
     byId(tx, 'contents'),
     byId(tx, 'tags'),
@@ -227,9 +229,9 @@ export async function readAllDocuments(tx: ReadTx): Promise<SearchDocument[]> {
       asset,
       formats: pick(formats, asset.formats),
       contents: pick(contents, asset.formats),
-      tags: pick(tags, asset.tags),
-      websites: pick(websites, asset.websites),
-      persons: pick(persons, asset.persons),
+      tags: pick(tags, links.linkedTo(asset.id, 'tags')),
+      websites: pick(websites, links.linkedTo(asset.id, 'websites')),
+      persons: pick(persons, links.linkedTo(asset.id, 'persons')),
       annotations: pick(annotations, asset.annotations),
     }),
   );
