@@ -86,9 +86,9 @@ export interface SearchBenchOptions {
 
 const WARMUP = 20;
 /**
- * The share of snippets that carry tags, in libraries of up to 10,000 (none in bigger ones): linking a
- * tag reads every tag record and rewrites the tag's list of assets (links/labels.ts), which grows with the
- * library, so tagged imports slow down as it grows; that cost is the asset service's, not search's.
+ * The share of snippets that carry tags, in libraries of up to 10,000 (none in bigger ones, as in the
+ * figures so far). Linking once rewrote the tag's list of every asset, so tagged imports slowed as the
+ * library grew; a link is one record now (links/link-records.ts), but the sizes keep their libraries.
  */
 const TAG_SHARE = Number(process.env.BENCH_TAG_SHARE ?? 0.2);
 /** Worker stops measured at 10,000 (each: a first search and, after another stop, an echo). */

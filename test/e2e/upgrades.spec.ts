@@ -11,7 +11,7 @@
  *   once that page closes its connection, the upgrade runs and the library is there.
  */
 import type { Browser, Page } from '@playwright/test';
-import { LATEST_VERSION, SCHEMA_HISTORY, createLegacyDatabase } from '../support/legacy-schema.ts';
+import { LATEST_VERSION, SCHEMA_HISTORY, createLegacyDatabase, linksAsArrays } from '../support/legacy-schema.ts';
 import { GO_SNIPPET, PNG_BYTES, PYTHON_SNIPPET, fileSeed, fragmentSeed } from '../support/seeds.ts';
 import { CLIENT_PAGE, expect, test } from './fixtures.ts';
 
@@ -39,7 +39,7 @@ async function sampleLibrary(browser: Browser, baseURL: string): Promise<Sample>
       fileSeed({ bytes: { raw: PNG_BYTES } }, { name: 'pixel' }),
     ];
     const stores = SCHEMA_HISTORY[0]!.stores;
-    sample = await page.evaluate(
+    const read = await page.evaluate(
       async ({ seeds, stores }) => {
         const post = async (path: string, body?: unknown) => {
           const response = await fetch(`/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -82,8 +82,10 @@ async function sampleLibrary(browser: Browser, baseURL: string): Promise<Sample>
         // JSON: what version 1 stored is plain data (a typed array here would not survive).
         return JSON.parse(JSON.stringify({ assets, tags, records })) as Sample;
       },
-      { seeds, stores },
+      // The links too: before version 7 they were id arrays on both sides (linksAsArrays).
+      { seeds, stores: [...stores, 'links'] },
     );
+    sample = { ...read, records: linksAsArrays(read.records) };
     return sample;
   } finally {
     await context.close();

@@ -13,7 +13,7 @@ function change(store: PgStore, feed: LogFeed, asset: string, kind: ChangeEvent[
   return commit({ store, feed } as unknown as ServiceContext, async (tx, log) => {
     await tx.put('meta', { id: `touched-${asset}`, value: kind });
     log[kind](asset);
-  });
+  }, []);
 }
 
 const until = async (check: () => boolean, ms = 2000) => {

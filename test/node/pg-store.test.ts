@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { addLink, assetsOf, linkedTo } from '../../worker/core/links/link-records.ts';
 import type { SnippetRecord } from '../../worker/core/store/records.ts';
 import { PgliteDatabase, PostgresDatabase, type Database } from '../../worker/node/pg/database.ts';
 import { decodeRecord, encodeRecord } from '../../worker/node/pg/encode.ts';
@@ -157,7 +158,7 @@ for (const engine of engines) {
       const first = await engine.open(schema);
       await first.write(async (tx) => {
         await tx.put('tags', { ...tag, folded: 'mixedcase' });
-        await tx.put('websites', { id: 'w', url: 'https://example.com/\u0000', name: 'w', created: stamp, updated: stamp, mechanisms: {}, assets: [] });
+        await tx.put('websites', { id: 'w', url: 'https://example.com/\u0000', name: 'w', created: stamp, updated: stamp, mechanisms: {}, assets: [] } as never);
         // More than one batch of the migration (1,000 rows).
         for (let i = 0; i < 1005; i++) {
           await tx.put('activities', { id: `a${String(i).padStart(4, '0')}`, asset: 'x', created: stamp, updated: stamp, event: {}, application: {} as never, mechanism: 'AUTOMATIC' });
@@ -175,12 +176,59 @@ for (const engine of engines) {
       first.close();
 
       const store = await engine.open(schema);
-      expect(await store.read((tx) => tx.get('tags', 't'))).toEqual({ ...tag, folded: 'mixedcase' });
+      // Version 4 took the id array off the tag (links are records of their own).
+      const { assets: _, ...stored } = tag;
+      expect(await store.read((tx) => tx.get('tags', 't'))).toEqual({ ...stored, folded: 'mixedcase' });
       expect((await store.read((tx) => tx.getAllFromIndex('tags', 'folded', 'mixedcase'))).map((t) => t.id)).toEqual(['t']);
       // A key PostgreSQL text cannot hold (U+0000) is not in the index; the record is intact.
       expect((await store.read((tx) => tx.get('websites', 'w')))?.url).toBe('https://example.com/\u0000');
       expect(await store.read((tx) => tx.countFromIndex('websites', 'url', {}))).toBe(0);
       expect(await store.read((tx) => tx.countFromIndex('activities', 'asset', 'x'))).toBe(1005);
+      store.close();
+    });
+
+    it('a schema as version 3 left it (links as id arrays on both sides) migrates to link records, each side in its order, in batches', async () => {
+      const schema = testSchema();
+      const stamp = '2026-01-01T00:00:00.000Z';
+      const asset = (id: string, tags: string[]) =>
+        ({ id, creator: 'c', created: stamp, updated: stamp, mechanism: 'MANUAL', original: 'f', preview: { base: 'f' }, formats: [], annotations: [], activities: [], score: {}, pseudo: false, tags, websites: [], summaries: [], persons: [], conversations: [] }) as never;
+      // More assets than one batch of the migration (1,000 rows), every one tagged 'many'; 'b' names 'few' before 'many'.
+      const ids = Array.from({ length: 1005 }, (_, i) => `a${String(i).padStart(4, '0')}`);
+      const tag = (id: string, assets: string[]) => ({ id, text: id, folded: id, category: 'UNKNOWN', created: stamp, updated: stamp, mechanisms: {}, assets }) as never;
+      const first = await engine.open(schema);
+      await first.write(async (tx) => {
+        await tx.put('tags', tag('many', [...ids].reverse()));
+        await tx.put('tags', tag('few', ['a0001']));
+        for (const id of ids) await tx.put('assets', asset(id, id === 'a0001' ? ['few', 'many'] : ['many']));
+      });
+      const s = quote(schema);
+      const lease = await first.db.lease();
+      await lease.client.query(`DROP TABLE ${s}.links`);
+      await lease.client.query(`DELETE FROM ${s}.schema_migrations WHERE version > 3`);
+      lease.release();
+      first.close();
+
+      const store = await engine.open(schema);
+      const got = await store.read(async (tx) => ({
+        many: await assetsOf(tx, 'tags', 'many'),
+        newest: await assetsOf(tx, 'tags', 'many', 2),
+        b: await linkedTo(tx, 'a0001', 'tags'),
+        links: await tx.count('links'),
+        tag: await tx.get('tags', 'few'),
+        asset: await tx.get('assets', 'a0001'),
+      }));
+      expect(got.many).toEqual([...ids].reverse());
+      expect(got.newest).toEqual(['a0001', 'a0000']);
+      expect(got.b).toEqual(['few', 'many']);
+      expect(got.links).toBe(1006);
+      expect(Object.keys(got.tag!)).not.toContain('assets');
+      expect(Object.keys(got.asset!)).not.toContain('tags');
+      // A link made now comes after every one carried over.
+      await store.write(async (tx) => {
+        await tx.put('assets', { ...got.asset!, id: 'new' });
+        await addLink(tx, 'tags', 'many', 'new');
+      });
+      expect((await store.read((tx) => assetsOf(tx, 'tags', 'many'))).at(-1)).toBe('new');
       store.close();
     });
 

@@ -33,7 +33,51 @@ export const SCHEMA_HISTORY: SchemaVersion[] = [
     indexes: { activities: { asset: 'asset' }, messages: { conversation: 'conversation' }, tags: { folded: 'folded' }, websites: { url: 'url' } },
     since: '20b36ca (indexes: activities by asset, messages by conversation, tags by folded text, websites by url)',
   },
+  {
+    version: 7,
+    stores: [...V1, 'changes', 'indexes', 'snippets', 'relevant', 'conversations', 'messages', 'folders', 'idempotency', 'links'],
+    indexes: {
+      activities: { asset: 'asset' },
+      messages: { conversation: 'conversation' },
+      tags: { folded: 'folded' },
+      websites: { url: 'url' },
+      links: { asset: 'assetKey', other: 'otherKey' },
+    },
+    since: 'h13a (links as records of their own, not id arrays on both sides)',
+  },
 ];
+
+/**
+ * Today's records as versions before 7 held them: each link as an id on both sides (the asset's `tags`,
+ * …, `conversations`, each of those records' `assets`), in the order each side lists it, and no `links`
+ * store nor link position counter. Every other record as it is. Self-contained, like createLegacyDatabase.
+ */
+export function linksAsArrays(records: Record<string, Record<string, unknown>[]>): Record<string, Record<string, unknown>[]> {
+  /** What an asset links to, each of them listing its assets. */
+  const LINKED_KINDS = ['tags', 'websites', 'summaries', 'persons', 'conversations'];
+  type Link = { kind: string; asset: string; other: string; assetKey: string; otherKey: string };
+  const links = (records.links ?? []) as unknown as Link[];
+  // A side's index key ranks the newest first: its list, oldest first, is that order reversed.
+  const sideOf = (key: (l: Link) => string, group: (l: Link) => string, pick: (l: Link) => string) => {
+    const sides = new Map<string, Link[]>();
+    for (const link of links) (sides.get(group(link)) ?? sides.set(group(link), []).get(group(link))!).push(link);
+    return (id: string) => (sides.get(id) ?? []).sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0)).map(pick);
+  };
+  const ofAsset = sideOf((l) => l.assetKey, (l) => `${l.asset} ${l.kind}`, (l) => l.other);
+  const ofOther = sideOf((l) => l.otherKey, (l) => `${l.kind} ${l.other}`, (l) => l.asset);
+  const out: Record<string, Record<string, unknown>[]> = {};
+  for (const [store, list] of Object.entries(records)) {
+    if (store === 'links') continue;
+    out[store] = list.map((record) => {
+      const id = record.id as string;
+      if (store === 'assets') return { ...record, ...Object.fromEntries(LINKED_KINDS.map((kind) => [kind, ofAsset(`${id} ${kind}`)])) };
+      if (LINKED_KINDS.includes(store)) return { ...record, assets: ofOther(`${store} ${id}`) };
+      return record;
+    });
+  }
+  if (out.meta) out.meta = out.meta.filter((r) => r.id !== 'links.position');
+  return out;
+}
 
 /** Today's IndexedDB version as SCHEMA_HISTORY knows it (test/unit/upgrades.test.ts checks it is IDB_VERSION). */
 export const LATEST_VERSION = SCHEMA_HISTORY.at(-1)!.version;

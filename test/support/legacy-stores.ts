@@ -4,11 +4,12 @@
  *
  * SCHEMA_HISTORY is the history of worker/browser/idb-store.ts's MIGRATIONS: which object stores each
  * IndexedDB version had, from which commit. `legacyRecords(library, version)` takes a sample library (made
- * with today's code, whose record shapes of those stores have not changed since) down to what that
- * version held, and adds what only older code wrote: no change log and no seq before version 2, a search
- * snapshot of an older format (version 3), snippet vectors as Float32Array without scale nor content key
- * under an older vectors state (version 4, before 8-bit vectors). `createLegacyDatabase` writes them into a
- * database created at that version with exactly that version's object stores, as the old code left it.
+ * with today's code) down to what that version held, and adds what only older code wrote: links as id
+ * arrays on both sides before version 7 (`linksAsArrays`), no change log and no seq before version 2, a
+ * search snapshot of an older format (version 3), snippet vectors as Float32Array without scale nor
+ * content key under an older vectors state (version 4, before 8-bit vectors). `createLegacyDatabase`
+ * writes them into a database created at that version with exactly that version's object stores, as the
+ * old code left it.
  */
 import type { CollectionName } from '../../worker/core/store/records.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
@@ -16,7 +17,7 @@ import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { dumpStore } from './dump.ts';
 import { PNG_BYTES, GO_SNIPPET, PYTHON_SNIPPET, fileSeed, fragmentSeed } from './seeds.ts';
-import { SCHEMA_HISTORY } from './legacy-schema.ts';
+import { SCHEMA_HISTORY, linksAsArrays } from './legacy-schema.ts';
 import type { TestApi } from './test-api.ts';
 
 export { SCHEMA_HISTORY, createLegacyDatabase, type SchemaVersion } from './legacy-schema.ts';
@@ -32,16 +33,20 @@ export interface SampleLibrary {
   words: Record<string, string>;
   tags: any;
   websites: any;
+  summaries: any;
+  /** GET /asset/{id}/conversations of each asset, by id. */
+  conversations: Record<string, any>;
 }
 
 /**
- * A small library made through the API: code, prose and an image, with tags, websites, a description, a
- * rename, score increments, an association and a delete; with `qgpt` (what version 4 and later keep) a
- * conversation and relevance results too.
+ * A small library made through the API: code, prose and an image, with tags, websites, a person, a
+ * workstream summary, a description, a rename, score increments, associations (a tag and a summary of two
+ * assets each, linked in an order that is not creation order) and a delete; with `qgpt` (what version 4
+ * and later keep) conversations and relevance results too.
  */
 export async function sampleLibrary(api: TestApi, { qgpt }: { qgpt: boolean }): Promise<SampleLibrary> {
   const py = await api.create(fragmentSeed(PYTHON_SNIPPET, { name: 'argument parser', tags: [{ text: 'cli' }], websites: [{ url: 'https://docs.python.org/3/library/argparse.html', name: 'argparse' }], annotations: [{ type: 'DESCRIPTION', text: 'Parses flags.' }] }));
-  const go = await api.create(fragmentSeed(GO_SNIPPET, { tags: [{ text: 'hello' }] }));
+  const go = await api.create(fragmentSeed(GO_SNIPPET, { tags: [{ text: 'hello' }], persons: [{ type: { basic: { name: 'Ada', email: 'ada@example.com' } } }] }));
   const notes = await api.create(fragmentSeed('Release checklist: bump the version, tag, then announce on the mailing list.\n', { name: 'release notes' }));
   const image = await api.create(fileSeed({ bytes: { raw: PNG_BYTES } }, { name: 'pixel' }));
   const gone = await api.create(fragmentSeed('print("temporary")\n'));
@@ -53,16 +58,23 @@ export async function sampleLibrary(api: TestApi, { qgpt }: { qgpt: boolean }): 
   await check(api.post(`/asset/${py.id}/scores/increment`, { asset: { reuse: true } }));
   await check(api.post(`/asset/${py.id}/scores/increment`, { asset: { reuse: true, reference: true } }));
   await check(api.post(`/asset/${notes.id}/tags/associate/${py.tags.iterable[0].id}`));
+  await check(api.post(`/asset/${notes.id}/tags/associate/${go.tags.iterable[0].id}`));
+  const model = { id: 'm', version: '1', created: { value: '2026-01-01T00:00:00.000Z' }, name: 'extractive', cloud: false, type: 'SPEED', usage: 'CODE_SEARCH' };
+  const summary = (await api.post('/workstream_summaries/create', { name: 'Monday', model, assets: { iterable: [{ id: notes.id }] } })).json().id;
+  await check(api.post(`/asset/${py.id}/workstream_summaries/associate/${summary}`));
   await check(api.post(`/assets/${gone.id}/delete`));
   if (qgpt) {
     const ctx = withDefaults({ store: api.store, feed: api.feed, classifier: undefined as never });
     await saveExchange(ctx, { conversation: 'c1', query: 'how are flags parsed?', answer: 'With argparse.', assets: [py.id] });
+    await saveExchange(ctx, { conversation: 'c2', query: 'and in go?', answer: 'With the flag package.', assets: [go.id, py.id] });
     await check(api.post('/qgpt/relevance', { query: 'parse command line flags', options: { database: true } }));
   }
 
   const assets: SampleLibrary['assets'] = {};
+  const conversations: SampleLibrary['conversations'] = {};
   for (const { id } of [py, go, notes, image]) {
     assets[id] = { asset: (await api.get(`/asset/${id}`)).json(), activities: (await api.get(`/asset/${id}/activities`)).json() };
+    conversations[id] = (await api.get(`/asset/${id}/conversations`)).json();
   }
   const dump = (await dumpStore(api.store)) as Records;
   // Derived records are made again by whoever needs them: today's are left out, older ones added per version.
@@ -74,6 +86,8 @@ export async function sampleLibrary(api: TestApi, { qgpt }: { qgpt: boolean }): 
     words: { [py.id]: 'argparse', [go.id]: 'Println', [notes.id]: 'checklist', [image.id]: 'pixel' },
     tags: (await api.get('/tags')).json(),
     websites: (await api.get('/websites')).json(),
+    summaries: (await api.get('/workstream_summaries')).json(),
+    conversations,
   };
 }
 
@@ -83,8 +97,9 @@ export async function sampleLibrary(api: TestApi, { qgpt }: { qgpt: boolean }): 
  */
 export function legacyRecords(library: SampleLibrary, version: number): Records {
   const stores = SCHEMA_HISTORY.find((v) => v.version === version)!.stores;
+  const records = (version < 7 ? linksAsArrays(library.records as Record<string, Record<string, unknown>[]>) : library.records) as Records;
   const out: Records = {};
-  for (const store of stores) out[store] = structuredClone(library.records[store] ?? []);
+  for (const store of stores) out[store] = structuredClone(records[store] ?? []);
   if (version < 2) out.meta = (out.meta ?? []).filter((r) => r.id !== 'seq'); // no change log, no seq
   if (version < 6) for (const tag of out.tags ?? []) delete (tag as { folded?: string }).folded; // no index key before the indexes
   const seq = Number((library.records.meta ?? []).find((r) => r.id === 'seq')?.value ?? 0);

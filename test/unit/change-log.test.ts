@@ -19,8 +19,8 @@ describe('commit and the change log', () => {
       log.created('a');
       log.updated('a');
       log.created('b');
-    });
-    await commit(ctx, async (_tx, log) => log.deleted('a'));
+    }, []);
+    await commit(ctx, async (_tx, log) => log.deleted('a'), []);
     expect(heard).toEqual([
       { seq: 1, asset: 'a', kind: 'created' },
       { seq: 2, asset: 'b', kind: 'created' },
@@ -37,7 +37,7 @@ describe('commit and the change log', () => {
       commit(ctx, async (_tx, log) => {
         log.created('a');
         throw new Error('no');
-      }),
+      }, []),
     ).rejects.toThrow('no');
     expect(heard).toEqual([]);
     expect(await lastSeq(ctx)).toBe(0);
@@ -49,7 +49,7 @@ describe('commit and the change log', () => {
     await ctx.store.write((tx) => tx.put('meta', { id: 'seq', value: CHANGE_LOG_SIZE }));
     await commit(ctx, async (_tx, log) => {
       log.updated('x');
-    });
+    }, []);
     expect(await ctx.store.read((tx) => tx.get('changes', changeKey(1)))).toBeUndefined();
     expect(await changesSince(ctx, 0)).toBeUndefined();
     expect(await changesSince(ctx, CHANGE_LOG_SIZE)).toEqual([{ seq: CHANGE_LOG_SIZE + 1, asset: 'x', kind: 'updated' }]);

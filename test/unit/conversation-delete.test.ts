@@ -47,7 +47,7 @@ for (const [engine, open] of Object.entries(STORES)) {
       const left = await api.store.read(async (tx) => ({
         conversations: (await tx.getAll('conversations')).map((c) => c.id),
         messages: (await tx.getAll('messages')).map((m) => m.conversation),
-        assetLinks: (await tx.getAll('assets')).flatMap((a) => a.conversations),
+        assetLinks: (await tx.getAll('links')).filter((l) => l.kind === 'conversations').map((l) => l.other),
       }));
       expect(left).toEqual({ conversations: ['stays'], messages: ['stays', 'stays'], assetLinks: ['stays'] });
       expect(api.events.slice(before).map((e) => [e.asset, e.kind]).sort()).toEqual([[go, 'updated'], [py, 'updated']].sort());

@@ -93,11 +93,11 @@ async function expectNeverAnswered(api: TestApi, id: string, kept: string): Prom
   expect((await api.get('/tags')).json().iterable.find((t: { text: string }) => t.text === 'shared').assets.iterable.map((a: { id: string }) => a.id)).toEqual([kept]);
 }
 
-/** What the store itself holds of `id`: the labels and conversations naming it, its last logged change, the marker. */
+/** What the store itself holds of `id`: the labels and conversations linked with it, its last logged change, the marker. */
 async function stored(store: Store, id: string) {
   return store.read(async (tx) => {
-    const [tags, websites, conversations, changes, marker] = await Promise.all([tx.getAll('tags'), tx.getAll('websites'), tx.getAll('conversations'), tx.getAll('changes'), tx.get('meta', WHOLE_ID)]);
-    const naming = [...tags, ...websites, ...conversations].filter((r) => r.assets.includes(id)).map((r) => r.id);
+    const [links, changes, marker] = await Promise.all([tx.getAll('links'), tx.getAll('changes'), tx.get('meta', WHOLE_ID)]);
+    const naming = links.filter((link) => link.asset === id).map((link) => link.other);
     return { naming, lastChange: changes.filter((c) => c.asset === id).at(-1)?.kind, marker: marker !== undefined };
   });
 }

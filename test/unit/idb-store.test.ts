@@ -113,9 +113,9 @@ describe('IdbStore, a full disk, deletes', () => {
     expect(unfinished.status).toBe(507);
     expect(unfinished.json().error).toMatchObject({ code: 'storage_full_delete_unfinished', message: expect.stringMatching(/the asset was deleted.*send this delete again/) });
     expect((await api.get(`/asset/${doomed.id}`)).status).toBe(404);
-    // The tag record still names it (its unlinking is what is left to do), but no answer does.
-    const tagRecord = await api.store.read((tx) => tx.get('tags', tag), ['tags']);
-    expect(tagRecord!.assets.sort()).toEqual([doomed.id, kept.id].sort());
+    // The tag is still linked with it (its unlinking is what is left to do), but no answer says so.
+    const tagLinks = await api.store.read((tx) => tx.getAll('links'), ['links']);
+    expect(tagLinks.filter((link) => link.other === tag).map((link) => link.asset).sort()).toEqual([doomed.id, kept.id].sort());
     expect(await tagAssets()).toEqual([kept.id]);
     expect(api.events).toEqual([]);
     // Still full: the same answer again, nothing lost.
@@ -157,21 +157,23 @@ describe('IdbStore, opening next to other connections', () => {
     expect((failure as ApiError).message).toMatch(/another tab or worker/);
     old.close();
     const store = await IdbStore.open(name, { blockedTimeoutMs: 50 });
-    // What the last migration adds is there: the indexes.
-    expect(await store.read((tx) => tx.getAllFromIndex('tags', 'folded', 'x'), ['tags'])).toEqual([]);
+    // What the last migration adds is there: the links and their indexes.
+    expect(await store.read((tx) => tx.getAllFromIndex('links', 'other', {}), ['links'])).toEqual([]);
     store.close();
   });
 
   it('a database of the version before the indexes opens with its records intact, its tags gain their index key, and lookups by index find them', async () => {
     const name = `idb-store-${++n}`;
-    const previous = SCHEMA_HISTORY.find((v) => v.version === IDB_VERSION - 1)!;
+    const previous = SCHEMA_HISTORY.find((v) => v.version === 5)!;
     const stamp = '2026-01-01T00:00:00.000Z';
     const tag = { id: 't', text: 'MixedCase', category: 'UNKNOWN', created: stamp, updated: stamp, mechanisms: {}, assets: [] };
     const activity = { id: 'a1', asset: 'x', created: stamp, updated: stamp, event: {}, application: {}, mechanism: 'AUTOMATIC' };
     await createLegacyDatabase({ name, version: previous.version, stores: previous.stores, records: { tags: [tag], activities: [activity], meta: [{ id: 'kept', value: 7 }] } });
     const store = await IdbStore.open(name);
     expect(await store.read((tx) => tx.get('meta', 'kept'))).toEqual({ id: 'kept', value: 7 });
-    expect(await store.read((tx) => tx.get('tags', 't'))).toEqual({ ...tag, folded: 'mixedcase' });
+    // Version 7 took the id array off the tag (links are records of their own).
+    const { assets: _, ...stored } = tag;
+    expect(await store.read((tx) => tx.get('tags', 't'))).toEqual({ ...stored, folded: 'mixedcase' });
     expect((await store.read((tx) => tx.getAllFromIndex('tags', 'folded', 'mixedcase'))).map((t) => t.id)).toEqual(['t']);
     expect(await store.read((tx) => tx.getKeysFromIndex('activities', 'asset', 'x'))).toEqual(['a1']);
     store.close();

@@ -1,30 +1,14 @@
 /**
  * Background writes name the collections they touch (Store.write's scope), so in IndexedDB they lock only
- * those and a user's write does not wait behind them. A store that hands every call on to a MemoryStore
- * (which enforces scopes as IndexedDB does) and notes the scope of each write.
+ * those and a user's write does not wait behind them (user writes: user-write-scopes.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
 import { searchIndexFor } from '../../worker/core/search/search-index.ts';
-import { MemoryStore } from '../../worker/core/store/memory-store.ts';
-import type { CollectionName } from '../../worker/core/store/records.ts';
-import type { ReadTx, Store, WriteTx } from '../../worker/core/store/store.ts';
 import { testClassifier } from '../support/classifier.ts';
+import { ScopeNotingStore } from '../support/scope-noting-store.ts';
 import { CSV_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
-
-class ScopeNotingStore implements Store {
-  readonly writes: (readonly CollectionName[] | undefined)[] = [];
-  private inner = new MemoryStore();
-  read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]) {
-    return this.inner.read(fn, scope);
-  }
-  write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]) {
-    this.writes.push(scope);
-    return this.inner.write(fn, scope);
-  }
-  close() {}
-}
 
 describe('write scopes', () => {
   it('the search snapshot, the vectors and the relevant ring each lock only their own collections', async () => {

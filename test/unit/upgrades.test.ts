@@ -60,6 +60,11 @@ describe.each(cases)('a store written at $title', ({ version }) => {
     }
     expect((await api.get('/tags')).json()).toEqual(library.tags);
     expect((await api.get('/websites')).json()).toEqual(library.websites);
+    // Every link is there, once, each side in its order (the Assets above, these, and the link records).
+    expect((await api.get('/workstream_summaries')).json()).toEqual(library.summaries);
+    for (const [id, expected] of Object.entries(library.conversations)) expect((await api.get(`/asset/${id}/conversations`)).json(), id).toEqual(expected);
+    const links = (records: { id: string }[] | undefined) => (records ?? []).map((l) => l.id).sort();
+    expect(links(await store.read((tx) => tx.getAll('links'), ['links']))).toEqual(links(library.records.links as { id: string }[]));
     // Search finds each asset (the index is built anew: none, or one of an older format, was stored).
     for (const [id, word] of Object.entries(library.words)) {
       const found = (await api.get(`/assets/search?query=${encodeURIComponent(word)}`)).json().iterable.map((r: any) => r.identifier);

@@ -31,25 +31,25 @@ async function contextOn(open: () => Promise<Store>) {
 }
 
 /** A user write through `commit` that puts the record `name` (and logs a change of an asset `name`). */
-const putTag = (ctx: ReturnType<typeof withDefaults>, name: string) =>
+const putRecord = (ctx: ReturnType<typeof withDefaults>, name: string) =>
   commit(ctx, async (tx, log) => {
     await tx.put('meta', { id: `record ${name}`, value: name });
     log.updated(name);
     return name;
-  });
+  }, ['meta']);
 const records = (store: Store, names: string[]) => store.read((tx) => tx.getMany('meta', names.map((name) => `record ${name}`)));
 
 describe.each(Object.entries(STORES))('user writes that wait share a transaction (%s)', (_, open) => {
   it('a write alone runs at once in its own transaction', async () => {
     const { store, ctx } = await contextOn(open);
-    expect(await putTag(ctx, 'a')).toBe('a');
+    expect(await putRecord(ctx, 'a')).toBe('a');
     expect(store.writes).toBe(1);
   });
 
   it('writes issued together commit in fewer transactions, each with its own result, events in order', async () => {
     const { store, ctx, events } = await contextOn(open);
     const names = Array.from({ length: 12 }, (_, i) => `t${i}`);
-    expect(await Promise.all(names.map((name) => putTag(ctx, name)))).toEqual(names);
+    expect(await Promise.all(names.map((name) => putRecord(ctx, name)))).toEqual(names);
     expect(store.writes).toBeLessThan(names.length);
     expect(store.writes).toBeGreaterThanOrEqual(2);
     expect(events.map((e) => e.asset)).toEqual(names);
@@ -60,15 +60,15 @@ describe.each(Object.entries(STORES))('user writes that wait share a transaction
 
   it('one failing write fails alone: the others commit once, nothing of the failing one is kept', async () => {
     const { store, ctx, events } = await contextOn(open);
-    await putTag(ctx, 'first');
+    await putRecord(ctx, 'first');
     const writes = ['x0', 'x1', 'bad', 'x3', 'x4'].map((name) =>
       name === 'bad'
         ? commit(ctx, async (tx, log) => {
             await tx.put('meta', { id: 'record half-done', value: 'half-done' });
             log.updated('half-done');
             throw notFound('asset', 'missing');
-          })
-        : putTag(ctx, name),
+          }, ['meta'])
+        : putRecord(ctx, name),
     );
     const settled = await Promise.allSettled(writes);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);

@@ -1,5 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { COLLECTIONS, INDEXES, foldTag, type CollectionName, type Collections } from '../core/store/records.ts';
+import { COLLECTIONS, INDEXES, LINKED_KINDS, foldTag, type CollectionName, type Collections } from '../core/store/records.ts';
+import { LinkCarryOver } from '../core/links/carry-over.ts';
+import { POSITION_ID } from '../core/links/link-records.ts';
 import type { IndexQuery, ReadTx, Store, WriteTx } from '../core/store/store.ts';
 import { ApiError } from '../core/errors.ts';
 import { unref } from '../core/timers.ts';
@@ -23,13 +25,18 @@ interface TesseraDB extends DBSchema {
   messages: { key: string; value: Collections['messages']; indexes: { conversation: string } };
   folders: { key: string; value: Collections['folders'] };
   idempotency: { key: string; value: Collections['idempotency'] };
+  links: { key: string; value: Collections['links']; indexes: { asset: string; other: string } };
 }
 
 type Db = IDBPDatabase<TesseraDB>;
 type UpgradeTx = IDBPTransaction<TesseraDB, CollectionName[], 'versionchange'>;
 
-/** Numbered schema migrations: entry i upgrades a database from version i to i + 1. */
-const MIGRATIONS: ((db: Db, tx: UpgradeTx) => void)[] = [
+/**
+ * Numbered schema migrations: entry i upgrades a database from version i to i + 1. One that rewrites records
+ * returns when it is done (awaiting only the upgrade transaction's requests), and the next one starts then:
+ * two cursors rewriting one store side by side would each put back the other's old record.
+ */
+const MIGRATIONS: ((db: Db, tx: UpgradeTx) => void | Promise<void>)[] = [
   (db) => {
     const first = ['assets', 'formats', 'contents', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'activities', 'meta'] as const;
     for (const name of first) db.createObjectStore(name, { keyPath: 'id' });
@@ -49,18 +56,34 @@ const MIGRATIONS: ((db: Db, tx: UpgradeTx) => void)[] = [
     // The responses of writes sent with an Idempotency-Key (worker/core/idempotency.ts).
     db.createObjectStore('idempotency', { keyPath: 'id' });
   },
-  (_db, tx) => {
-    // The indexes of records.ts (INDEXES). Tags gain the `folded` key their index reads: the one record
-    // rewrite of a migration, in this transaction (a library has few tags).
-    for (const [collection, indexes] of Object.entries(INDEXES)) {
-      for (const [name, { keyPath }] of Object.entries(indexes)) tx.objectStore(collection as 'tags').createIndex(name as 'folded', keyPath);
+  async (_db, tx) => {
+    // The indexes of records.ts (INDEXES) as version 6 had them. Tags gain the `folded` key their index reads.
+    const indexes = { activities: INDEXES.activities, messages: INDEXES.messages, tags: INDEXES.tags, websites: INDEXES.websites };
+    for (const [collection, named] of Object.entries(indexes)) {
+      for (const [name, { keyPath }] of Object.entries(named)) tx.objectStore(collection as 'tags').createIndex(name as 'folded', keyPath);
     }
-    void (async () => {
-      for (let cursor = await tx.objectStore('tags').openCursor(); cursor; cursor = await cursor.continue()) {
-        await cursor.update({ ...cursor.value, folded: foldTag(cursor.value.text) });
+    for (let cursor = await tx.objectStore('tags').openCursor(); cursor; cursor = await cursor.continue()) {
+      await cursor.update({ ...cursor.value, folded: foldTag(cursor.value.text) });
+    }
+  },
+  async (db, tx) => {
+    // Links become records of their own (links/carry-over.ts): the id arrays on both sides are read, turned
+    // into `links` records, and dropped from their records.
+    const links = db.createObjectStore('links', { keyPath: 'id' });
+    for (const [name, { keyPath }] of Object.entries(INDEXES.links)) links.createIndex(name as 'asset', keyPath);
+    const carry = new LinkCarryOver();
+    for (const kind of LINKED_KINDS) {
+      for (let cursor = await tx.objectStore(kind).openCursor(); cursor; cursor = await cursor.continue()) {
+        const { record, links: made } = carry.fromOther(kind, cursor.value);
+        await Promise.all([cursor.update(record), ...made.map((link) => links.put(link))]);
       }
-      // A failure aborts the upgrade transaction, and the open fails with its error: nothing to add here.
-    })().catch(() => undefined);
+    }
+    for (let cursor = await tx.objectStore('assets').openCursor(); cursor; cursor = await cursor.continue()) {
+      const found = await Promise.all(carry.linkIdsOf(cursor.value).map((id) => links.get(id)));
+      const { record, links: made } = carry.fromAsset(cursor.value, new Map(found.flatMap((l) => (l ? [[l.id, l]] : []))));
+      await Promise.all([cursor.update(record), ...made.map((link) => links.put(link))]);
+    }
+    if (carry.next !== undefined) await tx.objectStore('meta').put({ id: POSITION_ID, value: carry.next });
   },
 ];
 
@@ -134,7 +157,18 @@ export class IdbStore implements Store {
   private connect(): Promise<Db> {
     const attempt = openDB<TesseraDB>(this.name, IDB_VERSION, {
       upgrade(db, oldVersion, _newVersion, tx) {
-        for (let v = oldVersion; v < IDB_VERSION; v++) MIGRATIONS[v](db, tx as UpgradeTx);
+        let done: Promise<void> = Promise.resolve();
+        for (let v = oldVersion; v < IDB_VERSION; v++) done = done.then(() => MIGRATIONS[v](db, tx as UpgradeTx));
+        // A failed request aborts the transaction by itself; a thrown error must abort it too, or the upgrade
+        // would commit half done. The open then fails with the abort.
+        done.catch((error: unknown) => {
+          console.error('IndexedDB upgrade failed', error);
+          try {
+            tx.abort();
+          } catch {
+            // Already aborted by the failed request.
+          }
+        });
       },
       blocked: () => {
         this.blocked = true;

@@ -116,7 +116,7 @@ function replay(record: IdempotencyRecord, request: string): Outcome<never> {
  * its result under the key. An operation makes one such transaction; a second is a programming error.
  * `scope` gains the `idempotency` collection.
  */
-export async function keyedWrite<T>(ctx: ServiceContext, fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+export async function keyedWrite<T>(ctx: ServiceContext, fn: (tx: WriteTx) => Promise<T>, scope: readonly CollectionName[]): Promise<T> {
   const once = ctx.idempotency;
   if (!once || once.closed) return batchedWrite(ctx.store, fn, scope);
   if (once.used) throw new Error(`A keyed request made a second write transaction (${once.request}).`);
@@ -133,7 +133,7 @@ export async function keyedWrite<T>(ctx: ServiceContext, fn: (tx: WriteTx) => Pr
       await tx.put('idempotency', record);
       return { out, response };
     },
-    scope && [...scope, 'idempotency'],
+    [...scope, 'idempotency'],
   );
   once.stored = response;
   return out;

@@ -1,14 +1,18 @@
 import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
+import { addLink } from '../links/link-records.ts';
 import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
 import * as build from '../model/build.ts';
-import type { AnnotationRecord, AssetRecord, ContentRecord, FormatRecord } from '../store/records.ts';
+import type { AnnotationRecord, AssetRecord, CollectionName, ContentRecord, FormatRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 import { readableSize, type SeededContent } from './content.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
-import type { ReadOptions } from './read.ts';
+import { assembleAsset, assetScope, type ReadOptions } from './read.ts';
+
+/** What storing a new asset (and answering it) reads and writes: the Asset's collections and its activities. */
+export const STORE_ASSET_SCOPE: readonly CollectionName[] = [...assetScope(), 'activities'];
 
 /** The stored form of a payload: text as `string.raw`, bytes as `bytes.raw`, with its metadata. */
 export function contentRecord(formatId: string, content: SeededContent): ContentRecord {
@@ -24,17 +28,39 @@ export async function createAsset(ctx: ServiceContext, seed: Seed | undefined, o
   return commit(ctx, async (tx, log) => {
     const stored = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
     log.created(stored.asset.id);
-    // Built from the records just written, not read back: a new asset has nothing else.
-    return build.asset({ ...stored, contents: options.transferables === false ? null : stored.contents });
-  });
+    // An asset with no links is answered from what was just written; one with links is read back (its
+    // tags list their other assets too).
+    return stored.linked ? assembleAsset(tx, stored.asset, options) : build.asset(unlinkedParts(stored, options));
+  }, STORE_ASSET_SCOPE);
+}
+
+/** What `storeAsset` wrote. */
+export interface StoredAsset {
+  asset: AssetRecord;
+  format: FormatRecord;
+  content: ContentRecord;
+  annotations: AnnotationRecord[];
+  /** It was linked to a tag, website or person. */
+  linked: boolean;
+}
+
+function unlinkedParts(stored: StoredAsset, options: ReadOptions): build.AssetParts {
+  const none = { tags: [], websites: [], summaries: [], persons: [], conversations: [] };
+  return {
+    asset: { ...stored.asset, ...none },
+    formats: [stored.format],
+    contents: options.transferables === false ? null : new Map([[stored.format.id, stored.content]]),
+    annotations: stored.annotations,
+    ...none,
+  };
 }
 
 /**
  * Stores a prepared seed as a new asset with its format, content, links and first activity, in the
- * caller's transaction; answers what it stored. Its puts are issued together, not one after another:
- * each awaited put would wait for a round trip to the database.
+ * caller's transaction; answers what it wrote. The puts that depend on no read are issued together, not
+ * one after another: each awaited put would wait for a round trip to the database.
  */
-export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<build.AssetParts> {
+export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<StoredAsset> {
   const { seeded, content, classification } = prepared;
   const now = ctx.now().toISOString();
   const id = ctx.newId();
@@ -63,73 +89,49 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
     original: formatId,
     preview: { base: formatId },
     formats: [formatId],
-    tags: [],
-    websites: [],
-    summaries: [],
-    persons: [],
     annotations: [],
     activities: [],
-    conversations: [],
     score: { manual: 0, automatic: 0 },
     pseudo: seeded.pseudo ?? false,
     ...(seeded.discovered != null ? { discovered: seeded.discovered } : {}),
   };
   const stored = contentRecord(formatId, content);
-  const parts: build.AssetParts = {
-    asset,
-    formats: [format],
-    contents: new Map([[formatId, stored]]),
-    tags: [],
-    websites: [],
-    summaries: [],
-    persons: [],
-    annotations: [],
-    conversations: [],
-  };
+  const annotations: AnnotationRecord[] = [];
   const writes = [tx.put('formats', format), tx.put('contents', stored)];
 
   const metadata = seeded.metadata;
+  // A tag or website named twice (the same text in another case) is linked once.
   for (const seedTag of metadata?.tags ?? []) {
     const tag = await findOrCreateTag(ctx, tx, seedTag);
-    if (!asset.tags.includes(tag.id)) {
-      asset.tags.push(tag.id);
-      const linked = { ...tag, assets: [...tag.assets, id], updated: now };
-      parts.tags.push(linked);
-      await tx.put('tags', linked);
-    }
+    if (await addLink(tx, 'tags', tag.id, id)) await tx.put('tags', { ...tag, updated: now });
   }
   for (const seedWebsite of metadata?.websites ?? []) {
     const website = await findOrCreateWebsite(ctx, tx, seedWebsite);
-    if (!asset.websites.includes(website.id)) {
-      asset.websites.push(website.id);
-      const linked = { ...website, assets: [...website.assets, id], updated: now };
-      parts.websites.push(linked);
-      await tx.put('websites', linked);
-    }
+    if (await addLink(tx, 'websites', website.id, id)) await tx.put('websites', { ...website, updated: now });
   }
-  for (const seedPerson of [...(metadata?.persons ?? []), ...(person ? [person] : [])]) {
-    const record = {
-      id: ctx.newId(),
+  const persons = [...(metadata?.persons ?? []), ...(person ? [person] : [])];
+  for (const seedPerson of persons) {
+    const personId = ctx.newId();
+    await tx.put('persons', {
+      id: personId,
       type: seedPerson.type,
       created: now,
       updated: now,
       mechanisms: seedPerson.mechanism ? { [id]: seedPerson.mechanism } : {},
-      assets: [id],
-    };
-    parts.persons.push(record);
-    writes.push(tx.put('persons', record));
-    asset.persons.push(record.id);
+    });
+    await addLink(tx, 'persons', personId, id);
   }
   for (const seedAnnotation of metadata?.annotations ?? []) {
     const annotation = annotationRecord(ctx, id, seedAnnotation);
-    parts.annotations.push(annotation);
+    annotations.push(annotation);
     writes.push(tx.put('annotations', annotation));
     asset.annotations.push(annotation.id);
   }
   writes.push(recordActivity(ctx, tx, asset, 'created', seeded.application));
   writes.push(tx.put('assets', asset));
   await Promise.all(writes);
-  return parts;
+  const linked = (metadata?.tags?.length ?? 0) + (metadata?.websites?.length ?? 0) + persons.length > 0;
+  return { asset, format, content: stored, annotations, linked };
 }
 
 function annotationRecord(ctx: ServiceContext, assetId: string, seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>): AnnotationRecord {

@@ -4,6 +4,7 @@ import { commit } from '../feed/commit.ts';
 import type { Asset, ExportedAsset, Format } from '../model/schemas.ts';
 import { recordActivity } from './activity.ts';
 import { bytesToBase64 } from './content.ts';
+import { STORE_ASSET_SCOPE } from './create.ts';
 import { assembleAsset, requireAsset } from './read.ts';
 
 export const EXPORT_TYPES = ['MD', 'HTML'] as const;
@@ -24,7 +25,7 @@ export function exportAsset(ctx: ServiceContext, id: string, type: ExportType): 
     log.updated(id);
     const document = type === 'MD' ? markdown(asset) : html(asset);
     return { name: asset.name ?? '', description: description(asset), created: asset.created, raw: { string: { raw: document } } };
-  });
+  }, STORE_ASSET_SCOPE);
 }
 
 function description(asset: Asset): string {

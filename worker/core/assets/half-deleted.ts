@@ -10,9 +10,9 @@
  *   step deletes it in its own transaction (a delete, which a full disk lets through); it is put back once
  *   the last half-deleted asset is finished. A worker that starts without it (one stopped between the two
  *   steps, or a database that never had it) looks for half-deleted assets before its first answer: asset ids
- *   that labels or conversations name but no asset record has, and assets whose last logged change is not
- *   their delete but whose record is gone. It finishes them, or on a disk still full keeps them in memory
- *   as above. Reading every label, conversation and change-log record is paid only then.
+ *   that links name but no asset record has, and assets whose last logged change is not their delete but
+ *   whose record is gone. It finishes them, or on a disk still full keeps them in memory as above. Reading
+ *   every link and change-log record is paid only then.
  *
  * What the search index saved of such an asset before its creation left the change log (more than
  * CHANGE_LOG_SIZE changes ago) is found only through its labels; an unlabelled one stays in the index's
@@ -21,7 +21,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { isQuotaExceeded } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
-import { unlinkAll } from '../links/associate.ts';
+import { UNLINK_SCOPE, unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
 import type { AssetRecord } from '../store/records.ts';
 import type { Store, WriteTx } from '../store/store.ts';
@@ -29,8 +29,8 @@ import type { Store, WriteTx } from '../store/store.ts';
 /** The `meta` record that says no delete is half done (see the header). */
 export const WHOLE_ID = 'deletes-whole';
 
-/** What the second step needs of an asset: its id and the records that link it (unlinkAll reads no more). */
-export type AssetLinks = Pick<AssetRecord, 'id' | 'tags' | 'websites' | 'summaries' | 'persons' | 'conversations'>;
+/** What the second step needs of an asset: its id (its links are records of their own, which the first step leaves). */
+export type AssetLinks = Pick<AssetRecord, 'id'>;
 
 interface HalfDeletes {
   /** The look for half-deleted assets a worker makes before its first answer, once. */
@@ -108,12 +108,12 @@ export async function finishHalfDeletes(ctx: ServiceContext): Promise<void> {
 /** The second step: the asset, whose records are gone, unlinked everywhere and its delete logged (and then published). */
 export function unlinkAndLog(ctx: ServiceContext, asset: AssetLinks): Promise<string> {
   return commit(ctx, async (tx, log) => {
-    // Both read only the id and the link lists of the record.
+    // Both read only the id of the record.
     await unlinkAll(ctx, tx, asset as AssetRecord);
     await unlinkConversations(tx, asset as AssetRecord);
     log.deleted(asset.id);
     return asset.id;
-  });
+  }, UNLINK_SCOPE);
 }
 
 /**
@@ -147,38 +147,22 @@ async function checkOnce(ctx: ServiceContext): Promise<void> {
 }
 
 /**
- * Assets whose records are gone but which labels or conversations still name, or whose delete the change
- * log lacks; `empty` when the store holds no asset and has logged no change.
+ * Assets whose records are gone but which links still name, or whose delete the change log lacks; `empty`
+ * when the store holds no asset and has logged no change.
  */
 export async function findHalfDeleted(ctx: ServiceContext): Promise<{ found: AssetLinks[]; empty: boolean }> {
   return ctx.store.read(
     async (tx) => {
-      const [assets, tags, websites, summaries, persons, conversations, changes] = await Promise.all([
-        tx.getAll('assets'),
-        tx.getAll('tags'),
-        tx.getAll('websites'),
-        tx.getAll('summaries'),
-        tx.getAll('persons'),
-        tx.getAll('conversations'),
-        tx.getAll('changes'),
-      ]);
+      const [assets, links, changes] = await Promise.all([tx.getAll('assets'), tx.getAll('links'), tx.getAll('changes')]);
       const existing = new Set(assets.map((a) => a.id));
-      const found = new Map<string, AssetLinks>();
-      const linksOf = (id: string): AssetLinks => {
-        let links = found.get(id);
-        if (!links) found.set(id, (links = { id, tags: [], websites: [], summaries: [], persons: [], conversations: [] }));
-        return links;
-      };
-      const labels = { tags, websites, summaries, persons, conversations };
-      for (const kind of Object.keys(labels) as (keyof typeof labels)[]) {
-        for (const record of labels[kind]) for (const id of record.assets) if (!existing.has(id)) linksOf(id)[kind].push(record.id);
-      }
+      const found = new Set<string>();
+      for (const link of links) if (!existing.has(link.asset)) found.add(link.asset);
       // The change log in key order is commit order: the last kind logged for each asset.
       const last = new Map(changes.map((c) => [c.asset, c.kind]));
-      for (const [id, kind] of last) if (kind !== 'deleted' && !existing.has(id)) linksOf(id);
-      return { found: [...found.values()], empty: assets.length === 0 && changes.length === 0 };
+      for (const [id, kind] of last) if (kind !== 'deleted' && !existing.has(id)) found.add(id);
+      return { found: [...found].map((id) => ({ id })), empty: assets.length === 0 && changes.length === 0 };
     },
-    ['assets', 'tags', 'websites', 'summaries', 'persons', 'conversations', 'changes'],
+    ['assets', 'links', 'changes'],
   );
 }
 

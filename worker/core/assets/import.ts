@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
 import type { FlattenedAssets, Seeds } from '../model/schemas.ts';
-import { storeAsset } from './create.ts';
+import { STORE_ASSET_SCOPE, storeAsset } from './create.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
 
 /** At most this many seeds in one import (one transaction). */
@@ -44,5 +44,5 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     for (const id of out) log.created(id);
     // Made in the transaction: a keyed request keeps it as its response.
     return build.references(out);
-  });
+  }, STORE_ASSET_SCOPE);
 }

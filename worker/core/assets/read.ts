@@ -1,12 +1,12 @@
 import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
-import { readLinked } from './linked.ts';
 import * as build from '../model/build.ts';
 import { readConversations } from '../qgpt/conversations.ts';
 import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
-import type { AssetRecord, CollectionName, Collections, ContentRecord } from '../store/records.ts';
+import type { AssetRecord, CollectionName, Collections, ContentRecord, LinkedKind, WithAssets } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
 import { inRecordedOrder } from '../store/recorded-order.ts';
+import { LinkTable, SHOWN_IN_ASSET, withAssets, withLinks } from '../links/link-records.ts';
 
 export interface ReadOptions {
   /** Include fragment and file contents. Default true. */
@@ -19,18 +19,42 @@ export async function requireAsset(tx: ReadTx, id: string): Promise<AssetRecord>
   return record;
 }
 
-/** Reads what one asset links to and builds the wire Asset. */
+/**
+ * Reads what one asset links to and builds the wire Asset: a bounded read, whatever the size of its tags
+ * (each shows its newest assets only) or the number of its conversations (the newest).
+ */
 export async function assembleAsset(tx: ReadTx, record: AssetRecord, options: ReadOptions = {}): Promise<Asset> {
-  const [linked, contents] = await Promise.all([
-    readLinked(tx, record, ['formats', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'conversations']),
+  // What the record names is read beside its links, then what the links name: two round trips to the
+  // database for an asset with no links, three with some.
+  const [asset, formats, contents, annotations] = await Promise.all([
+    withLinks(tx, record, SHOWN_IN_ASSET),
+    tx.getMany('formats', record.formats),
     options.transferables === false ? null : tx.getMany('contents', record.formats),
+    tx.getMany('annotations', record.annotations),
   ]);
-  return build.asset({ asset: record, ...linked, contents: contents && new Map(contents.map((c) => [c.id, c])) });
+  const [tags, websites, summaries, persons, conversations] = await Promise.all([
+    tx.getMany('tags', asset.tags).then((r) => withAssets(tx, 'tags', r, SHOWN_IN_ASSET)),
+    tx.getMany('websites', asset.websites).then((r) => withAssets(tx, 'websites', r, SHOWN_IN_ASSET)),
+    tx.getMany('summaries', asset.summaries).then((r) => withAssets(tx, 'summaries', r, SHOWN_IN_ASSET)),
+    tx.getMany('persons', asset.persons).then((r) => withAssets(tx, 'persons', r, SHOWN_IN_ASSET)),
+    tx.getMany('conversations', asset.conversations).then((r) => withAssets(tx, 'conversations', r, SHOWN_IN_ASSET)),
+  ]);
+  return build.asset({
+    asset,
+    formats,
+    contents: contents && new Map(contents.map((c) => [c.id, c])),
+    tags,
+    websites,
+    summaries,
+    persons,
+    annotations,
+    conversations,
+  });
 }
 
 /** The collections `assembleAsset` reads: a read transaction over only these is cheaper. */
 export function assetScope(options: ReadOptions = {}): CollectionName[] {
-  const scope: CollectionName[] = ['assets', 'formats', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'conversations'];
+  const scope: CollectionName[] = ['assets', 'links', 'formats', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'conversations'];
   return options.transferables === false ? scope : [...scope, 'contents'];
 }
 
@@ -71,8 +95,9 @@ export function listAssetsBody(ctx: ServiceContext, options: ReadOptions & { pse
 
 /** `listAssets` inside a transaction the caller holds (a stream snapshot reads its seq in the same one). */
 export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Assets> {
-  const [assets, formats, contents, tags, websites, summaries, persons, annotations, conversations] = await Promise.all([
+  const [assets, links, formats, contents, tags, websites, summaries, persons, annotations, conversations] = await Promise.all([
     tx.getAll('assets'),
+    LinkTable.read(tx),
     allById(tx, 'formats'),
     options.transferables === false ? null : allById(tx, 'contents'),
     allById(tx, 'tags'),
@@ -83,22 +108,40 @@ export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: b
     allById(tx, 'conversations'),
   ]);
   const pick = <T>(map: Map<string, T>, ids: string[]) => ids.flatMap((id) => map.get(id) ?? []);
+  /** A linked record with its newest assets, made once however many assets show it. */
+  const linked = <K extends LinkedKind>(kind: K, map: Map<string, Collections[K]>) => {
+    const made = new Map<string, WithAssets<Collections[K]>>();
+    return (ids: string[]) =>
+      ids.flatMap((id) => {
+        const record = map.get(id);
+        if (!record) return [];
+        let built = made.get(id);
+        if (!built) made.set(id, (built = links.withAssets(kind, record, SHOWN_IN_ASSET)));
+        return [built];
+      });
+  };
+  const linkedTags = linked('tags', tags);
+  const linkedWebsites = linked('websites', websites);
+  const linkedSummaries = linked('summaries', summaries);
+  const linkedPersons = linked('persons', persons);
+  const linkedConversations = linked('conversations', conversations);
   const iterable = assets
     .filter((a) => options.pseudo || !a.pseudo)
     .sort(newestFirst)
-    .map((a) =>
-      build.asset({
+    .map((record) => {
+      const a = links.withLinks(record, SHOWN_IN_ASSET);
+      return build.asset({
         asset: a,
         formats: pick(formats, a.formats),
         contents: contents && new Map<string, ContentRecord>(pick(contents, a.formats).map((c) => [c.id, c])),
-        tags: pick(tags, a.tags),
-        websites: pick(websites, a.websites),
-        summaries: pick(summaries, a.summaries),
-        persons: pick(persons, a.persons),
+        tags: linkedTags(a.tags),
+        websites: linkedWebsites(a.websites),
+        summaries: linkedSummaries(a.summaries),
+        persons: linkedPersons(a.persons),
         annotations: pick(annotations, a.annotations),
-        conversations: pick(conversations, a.conversations),
-      }),
-    );
+        conversations: linkedConversations(a.conversations),
+      });
+    });
   return { iterable, indices: Object.fromEntries(iterable.map((a, i) => [a.id, i])) };
 }
 
@@ -125,14 +168,14 @@ export async function getFormats(ctx: ServiceContext, id: string, options: ReadO
 
 export async function getActivities(ctx: ServiceContext, id: string): Promise<Activities> {
   return ctx.store.read(async (tx) => {
-    const asset = await requireAsset(tx, id);
+    const asset = await withLinks(tx, await requireAsset(tx, id), SHOWN_IN_ASSET);
     const activities = inRecordedOrder(await tx.getAllFromIndex('activities', 'asset', id), asset.activities);
     return { iterable: activities.map((a) => build.activity(a, asset)) };
-  }, ['assets', 'activities']);
+  }, ['assets', 'activities', 'links']);
 }
 
 /** The question-answering conversations that drew on the asset, each with its messages. */
 export async function getConversations(ctx: ServiceContext, id: string): Promise<Conversations> {
-  const conversations = await ctx.store.read(async (tx) => readConversations(tx, await requireAsset(tx, id)), ['assets', 'conversations', 'messages']);
+  const conversations = await ctx.store.read(async (tx) => readConversations(tx, await requireAsset(tx, id)), ['assets', 'conversations', 'messages', 'links']);
   return build.collectionOf(conversations, (c) => c);
 }

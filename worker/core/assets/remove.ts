@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { ApiError, isQuotaExceeded } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
-import { unlinkAll } from '../links/associate.ts';
+import { UNLINK_SCOPE, unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
 import { forgetRelevant } from '../qgpt/relevant-ring.ts';
 import type { AssetRecord } from '../store/records.ts';
@@ -30,6 +30,7 @@ export async function deleteAsset(ctx: ServiceContext, id: string): Promise<stri
 
 /** The records the asset owns, by collection: what goes with it and nowhere else. */
 const OWNED = ['assets', 'formats', 'contents', 'annotations', 'activities', 'relevant'] as const;
+
 
 /**
  * A delete when the disk is full. Once the origin's usage has reached its quota, the browser refuses every
@@ -98,5 +99,5 @@ function deleteWhole(ctx: ServiceContext, id: string): Promise<string> {
     await deleteOwned(tx, asset);
     log.deleted(id);
     return id;
-  });
+  }, [...OWNED, ...UNLINK_SCOPE]);
 }

@@ -21,5 +21,5 @@ export function incrementScores(ctx: ServiceContext, id: string, increment: Seed
     if (!changed) return;
     await tx.put('assets', asset);
     log.updated(id);
-  });
+  }, ['assets']);
 }

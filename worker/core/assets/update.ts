@@ -7,7 +7,7 @@ import type { AssetRecord, FormatRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 import { genericOf, readSeededContent, readableSize } from './content.ts';
-import { contentRecord, storeAnnotation } from './create.ts';
+import { STORE_ASSET_SCOPE, contentRecord, storeAnnotation } from './create.ts';
 import { assembleAsset, requireAsset, type ReadOptions } from './read.ts';
 
 /** An update names the asset by id; every other field is optional but checked when present. */
@@ -36,7 +36,7 @@ export async function updateAsset(ctx: ServiceContext, input: AssetUpdate, optio
     await tx.put('assets', asset);
     log.updated(asset.id);
     return assembleAsset(tx, asset, options);
-  });
+  }, STORE_ASSET_SCOPE);
 }
 
 async function updateFormat(tx: WriteTx, asset: AssetRecord, input: Format, now: string) {
@@ -99,5 +99,5 @@ export async function reclassifyAsset(ctx: ServiceContext, input: AssetReclassif
     await tx.put('assets', asset);
     log.updated(asset.id);
     return assembleAsset(tx, asset, options);
-  });
+  }, STORE_ASSET_SCOPE);
 }

@@ -9,7 +9,10 @@
  *
  * - Records are the store's own records (worker/core/store/records.ts), ids and timestamps as stored, except
  *   that byte arrays are base64 strings: content bytes (`fragment|file.bytes.raw` …) and the 8-bit snippet
- *   vectors. The `settings` store holds the chat-model settings without the API key.
+ *   vectors, and that links are id arrays on both sides, in the order linked, as the store kept them when
+ *   version 1 was made: an asset lists its `tags`, `websites`, `summaries`, `persons` and `conversations`,
+ *   and each of those its `assets` (the store's `links` records are not in the file). The `settings` store
+ *   holds the chat-model settings without the API key.
  * - `sha256` is the SHA-256 of every byte before the trailer line (so `head -n -1 f | sha256sum` checks
  *   it); the trailer's `counts` are the records in the file, the header's those in the library when the
  *   backup started (for progress only: writes during a backup may change them).
@@ -43,7 +46,16 @@ import {
   type TransferableBytes,
 } from '../model/schemas.ts';
 import { ChatSettingsSchema, SETTINGS_ID, type ChatSettings } from '../qgpt/answer/chat-settings.ts';
-import { foldTag, type CollectionName, type Collections, type ContentRecord, type SnippetRecord } from '../store/records.ts';
+import {
+  foldTag,
+  type AssetWithLinks,
+  type CollectionName,
+  type Collections,
+  type ContentRecord,
+  type LinkedKind,
+  type SnippetRecord,
+  type WithAssets,
+} from '../store/records.ts';
 
 export const BACKUP_FORMAT = 'tessera-backup';
 export const BACKUP_VERSION = 1;
@@ -72,7 +84,16 @@ export const BACKUP_STORES = [
   'messages',
 ] as const;
 export type BackupStore = (typeof BACKUP_STORES)[number];
-export type BackupRecords = { [S in BackupStore]: S extends 'settings' ? SettingsRecord : Collections[S & CollectionName] };
+/** A line's record: the store's own, its links as id arrays on both sides. */
+export type BackupRecords = {
+  [S in BackupStore]: S extends 'settings'
+    ? SettingsRecord
+    : S extends 'assets'
+      ? AssetWithLinks
+      : S extends LinkedKind
+        ? WithAssets<Collections[S]>
+        : Collections[S & CollectionName];
+};
 export type Counts = Record<BackupStore, number>;
 
 export const emptyCounts = (): Counts => Object.fromEntries(BACKUP_STORES.map((s) => [s, 0])) as Counts;
@@ -184,7 +205,7 @@ const SCHEMAS = {
     ),
   ),
   tags: lazySchema(() =>
-    recordSchema<Collections['tags']>()(
+    recordSchema<WithAssets<Collections['tags']>>()(
       z
         .object({ id: IdSchema, text: z.string(), category: TagCategoryEnumSchema, created: Stamp, updated: Stamp, mechanisms: Mechanisms, assets: Ids })
         // The index key is the store's own, made again from the text (files before it had none).
@@ -192,22 +213,22 @@ const SCHEMAS = {
     ),
   ),
   websites: lazySchema(() =>
-    recordSchema<Collections['websites']>()(
+    recordSchema<WithAssets<Collections['websites']>>()(
       z.object({ id: IdSchema, url: z.string(), name: z.string(), created: Stamp, updated: Stamp, mechanisms: Mechanisms, assets: Ids }),
     ),
   ),
   summaries: lazySchema(() =>
-    recordSchema<Collections['summaries']>()(
+    recordSchema<WithAssets<Collections['summaries']>>()(
       z.object({ id: IdSchema, name: z.string(), created: Stamp, updated: Stamp, model: ModelSchema, mechanism: MechanismEnumSchema.optional(), assets: Ids }),
     ),
   ),
   persons: lazySchema(() =>
-    recordSchema<Collections['persons']>()(
+    recordSchema<WithAssets<Collections['persons']>>()(
       z.object({ id: IdSchema, type: PersonTypeSchema, created: Stamp, updated: Stamp, mechanisms: Mechanisms, assets: Ids }),
     ),
   ),
   assets: lazySchema(() =>
-    recordSchema<Collections['assets']>()(
+    recordSchema<AssetWithLinks>()(
       z.object({
         id: IdSchema,
         name: z.string().optional(),
@@ -298,7 +319,7 @@ const SCHEMAS = {
     ),
   ),
   conversations: lazySchema(() =>
-    recordSchema<Collections['conversations']>()(
+    recordSchema<WithAssets<Collections['conversations']>>()(
       z.object({ id: IdSchema, name: z.string().optional(), created: Stamp, updated: Stamp, messages: Ids, assets: Ids }),
     ),
   ),

@@ -7,9 +7,12 @@
  *   a conversation for its messages; tags, websites, workstream summaries and persons each for themselves.
  *   A winning asset or conversation replaces the children of the one it replaces (children it no longer
  *   lists are removed). The chat-model settings are taken only when the library has none (never a key).
- * - Then the links between assets and tags, websites, summaries, persons and conversations are put back
- *   in step on both sides: where the two sides disagree, the newer record says whether they are linked,
- *   and a link to a record that exists nowhere is dropped.
+ * - Then the links between assets and tags, websites, summaries, persons and conversations (id arrays on
+ *   both sides in the file, `links` records in the store) are settled pair by pair, for every pair a
+ *   restored record names or the library links it with: a record in the file says what its own side is
+ *   (its array), a record the library keeps what the library's links say; where the two sides disagree,
+ *   the newer record says whether they are linked, and a link to a record that exists nowhere is dropped.
+ *   A restored record lists its links in its array's order.
  * - Nothing is deleted that the backup does not replace (a merge has no record of deletions).
  *
  * Each asset added or changed is a change event after the commit, so streams, the search index and the
@@ -22,7 +25,8 @@ import { commit, type ChangeLog } from '../feed/commit.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
 import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
-import type { AssetRecord, CollectionName, Collections } from '../store/records.ts';
+import { LinkTable, linkId, linkRecord, takePositions } from '../links/link-records.ts';
+import type { AssetRecord, AssetWithLinks, CollectionName, Collections, LinkRecord, LinkedKind, WithAssets } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
 import { BACKUP_STORES, type BackupStore } from './format.ts';
 import type { ParsedBackup } from './read.ts';
@@ -52,7 +56,7 @@ export const RestoreSummarySchema = lazySchema(() =>
     applied: z.boolean(),
     backup: z.object({ version: z.number().int(), created: z.string() }),
     stores: z.object(Object.fromEntries(BACKUP_STORES.map((s) => [s, StoreOutcomeSchema])) as Record<BackupStore, typeof StoreOutcomeSchema>),
-    /** Records whose links were changed to keep both sides of a link in step. */
+    /** Links settled where their two sides disagreed (added or dropped; see the module comment). */
     relinked: count(),
   }),
 );
@@ -72,12 +76,15 @@ export async function restoreBackup(ctx: ServiceContext, backup: ParsedBackup, o
       // Thrown, so the store discards the whole transaction: a dry run runs exactly the code a restore does.
       if (options.dryRun) throw new DryRun({ ...summary, applied: false });
       return summary;
-    });
+    }, RESTORE_SCOPE);
   } catch (error) {
     if (error instanceof DryRun) return error.summary;
     throw error;
   }
 }
+
+/** A restore writes every collection a backup holds (the settings into `meta`). */
+const RESTORE_SCOPE: readonly CollectionName[] = [...BACKUP_STORES.filter((s) => s !== 'settings'), 'meta', 'links'] as CollectionName[];
 
 type Dated = { id: string; updated: string };
 const newer = (a: Dated, b: Dated) => Date.parse(a.updated) > Date.parse(b.updated);
@@ -98,10 +105,20 @@ async function byId<C extends CollectionName>(tx: WriteTx, c: C, ids: readonly s
 }
 
 const LABELS = ['tags', 'websites', 'summaries', 'persons'] as const;
-/** What an asset lists by id, each listing the asset back in `assets`. */
-const LINKED = [...LABELS, 'conversations'] as const;
+/** What an asset lists by id in the file, each listing the asset back in `assets`. */
+const LINKED = [...LABELS, 'conversations'] as const satisfies readonly LinkedKind[];
 type Linked = (typeof LINKED)[number];
-type LinkedRecord = Collections[Linked];
+type LinkedRecord = WithAssets<Collections[Linked]>;
+
+/** The record as the store keeps it: without the id arrays the file lists links in. */
+function withoutLinks(asset: AssetWithLinks): AssetRecord {
+  const { tags: _t, websites: _w, summaries: _s, persons: _p, conversations: _c, ...record } = asset;
+  return record;
+}
+function withoutAssets<R>(record: WithAssets<R>): R {
+  const { assets: _, ...rest } = record;
+  return rest as R;
+}
 
 async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise<RestoreSummary> {
   const { records } = backup;
@@ -117,13 +134,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
   };
   const put = <C extends CollectionName>(c: C, record: Collections[C]) => issue(tx.put(c, record));
   const remove = (c: CollectionName, id: string) => issue(tx.delete(c, id));
-  /** The records this restore writes, and the library's versions they replace (for the link pass). */
-  const written = { assets: new Map<string, AssetRecord>() } as { assets: Map<string, AssetRecord> } & { [K in Linked]: Map<string, Collections[K]> };
-  const replaced = { assets: new Map<string, AssetRecord>() } as typeof written;
-  for (const kind of LINKED) {
-    (written as Record<Linked, Map<string, LinkedRecord>>)[kind] = new Map();
-    (replaced as Record<Linked, Map<string, LinkedRecord>>)[kind] = new Map();
-  }
+  /** The records this restore writes, as the file has them (for the link pass). */
+  const written: Written = { assets: new Map(), ...(Object.fromEntries(LINKED.map((kind) => [kind, new Map()])) as Omit<Written, 'assets'>) };
 
   const totals = Object.fromEntries(BACKUP_STORES.map((s) => [s, records[s].length])) as Record<BackupStore, number>;
   // Assets, with the children that change with them. The bulky records (contents, vectors) are referenced
@@ -158,9 +170,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     }
     const outcome = old ? 'replaced' : 'added';
     stores.assets[outcome]++;
-    put('assets', asset);
+    put('assets', withoutLinks(asset));
     written.assets.set(asset.id, asset);
-    if (old) replaced.assets.set(asset.id, old);
     if (old) log.updated(asset.id);
     else log.created(asset.id);
     // A child the library had under the same id is replaced; one the new asset no longer lists goes.
@@ -207,9 +218,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
         continue;
       }
       stores[kind][old ? 'replaced' : 'added']++;
-      put(kind, record as never);
+      put(kind, withoutAssets(record) as never);
       (written[kind] as Map<string, LinkedRecord>).set(record.id, record);
-      if (old) (replaced[kind] as Map<string, LinkedRecord>).set(record.id, old);
     }
   }
 
@@ -225,9 +235,8 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
       continue;
     }
     stores.conversations[old ? 'replaced' : 'added']++;
-    put('conversations', conversation);
+    put('conversations', withoutAssets(conversation));
     written.conversations.set(conversation.id, conversation);
-    if (old) replaced.conversations.set(conversation.id, old);
     // Every message of the conversation (its record lists only the newest).
     const had = new Set(old ? await tx.getKeysFromIndex('messages', 'conversation', conversation.id) : []);
     for (const message of own) {
@@ -252,7 +261,7 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
     }
   }
 
-  const relinked = await relink(tx, log, written, replaced, put);
+  const relinked = await relink(tx, log, written, put, remove);
 
   for (const store of BACKUP_STORES) {
     const outcome = stores[store];
@@ -262,59 +271,99 @@ async function merge(tx: WriteTx, log: ChangeLog, backup: ParsedBackup): Promise
   return { applied: true, backup: { version: backup.version, created: backup.created }, stores, relinked };
 }
 
+/** The records a restore writes, by id, as the file has them (links as id arrays). */
+type Written = { assets: Map<string, AssetWithLinks> } & { [K in Linked]: Map<string, WithAssets<Collections[K]>> };
+
 /**
- * Puts both sides of every link that the restore touched back in step (see the module comment), and
- * writes the records it changed again (a second put of an id in a transaction replaces the first).
+ * Settles every link a written record names or the library links it with (see the module comment), and
+ * puts and deletes `links` records to match. A written record's side gets new positions in its array's
+ * order (links it gains from the other side after those); a side the library keeps keeps its positions,
+ * a link new to it comes last. Answers how many links were settled by a disagreement.
  */
 async function relink(
   tx: WriteTx,
   log: ChangeLog,
-  written: { assets: Map<string, AssetRecord> } & { [K in Linked]: Map<string, Collections[K]> },
-  replaced: typeof written,
+  written: Written,
   put: <C extends CollectionName>(c: C, record: Collections[C]) => void,
+  remove: (c: CollectionName, id: string) => void,
 ): Promise<number> {
-  const finalAssets = new Map(written.assets);
-  const changedAssets = new Set<AssetRecord>();
-  let changedOthers = 0;
-  const load = async <C extends CollectionName>(c: C, into: Map<string, Collections[C] | undefined>, ids: Iterable<string>) => {
-    const missing = [...new Set(ids)].filter((id) => !into.has(id));
-    const found = await byId(tx, c, missing);
-    for (const id of missing) into.set(id, found.get(id));
-  };
+  const library = await LinkTable.read(tx);
+  const kept = async <C extends CollectionName>(c: C, ids: Iterable<string>): Promise<Map<string, Dated>> =>
+    new Map((await tx.getMany(c, [...new Set(ids)])).map((r) => [r.id, r as Dated]));
+  let relinked = 0;
   for (const kind of LINKED) {
+    const others = written[kind] as Map<string, LinkedRecord>;
+    /** Each candidate pair once, as [asset, other], in the order written records name them. */
     const pairs = new Map<string, [asset: string, other: string]>();
-    const add = (asset: string, other: string) => pairs.set(`${asset}\n${other}`, [asset, other]);
-    for (const asset of [...written.assets.values(), ...replaced.assets.values()]) for (const other of asset[kind]) add(asset.id, other);
-    const others = [...(written[kind] as Map<string, LinkedRecord>).values(), ...(replaced[kind] as Map<string, LinkedRecord>).values()];
-    for (const other of others) for (const asset of other.assets) add(asset, other.id);
-    if (pairs.size === 0) continue;
-    const finalOthers = new Map<string, LinkedRecord | undefined>(written[kind] as Map<string, LinkedRecord>);
-    await load('assets', finalAssets as Map<string, AssetRecord | undefined>, [...pairs.values()].map(([a]) => a));
-    await load(kind, finalOthers as Map<string, Collections[typeof kind] | undefined>, [...pairs.values()].map(([, o]) => o));
-    const changed = new Set<LinkedRecord>();
-    for (const [assetId, otherId] of pairs.values()) {
-      const asset = finalAssets.get(assetId);
-      const other = finalOthers.get(otherId);
-      const assetSays = !!asset && asset[kind].includes(otherId);
-      const otherSays = !!other && other.assets.includes(assetId);
-      if (assetSays === otherSays) continue;
-      const linked = !asset || !other ? false : newer(asset, other) ? assetSays : newer(other, asset) ? otherSays : true;
-      if (asset && assetSays !== linked) {
-        asset[kind] = linked ? [...asset[kind], otherId] : asset[kind].filter((id) => id !== otherId);
-        changedAssets.add(asset);
-      }
-      if (other && otherSays !== linked) {
-        other.assets = linked ? [...other.assets, assetId] : other.assets.filter((id) => id !== assetId);
-        changed.add(other);
-      }
+    const add = (asset: string, other: string) => pairs.set(linkId(kind, other, asset), [asset, other]);
+    for (const asset of written.assets.values()) {
+      for (const other of asset[kind]) add(asset.id, other);
+      for (const other of library.linkedTo(asset.id, kind)) add(asset.id, other);
     }
-    for (const other of changed) put(kind, other as never);
-    changedOthers += changed.size;
-  }
-  for (const asset of changedAssets) {
-    put('assets', asset);
-    if (!written.assets.has(asset.id)) log.updated(asset.id);
-  }
-  return changedAssets.size + changedOthers;
-}
+    for (const other of others.values()) {
+      for (const asset of other.assets) add(asset, other.id);
+      for (const asset of library.assetsOf(kind, other.id)) add(asset, other.id);
+    }
+    if (pairs.size === 0) continue;
+    // The library's records the restore keeps (its others are gone, or never were).
+    const keptAssets = await kept('assets', [...pairs.values()].map(([a]) => a).filter((a) => !written.assets.has(a)));
+    const keptOthers = await kept(kind, [...pairs.values()].map(([, o]) => o).filter((o) => !others.has(o)));
 
+    const linked = new Set<string>();
+    for (const [id, [assetId, otherId]] of pairs) {
+      const asset = written.assets.get(assetId);
+      const other = others.get(otherId);
+      const inLibrary = library.has(id);
+      const assetNow = asset ?? keptAssets.get(assetId);
+      const otherNow = other ?? keptOthers.get(otherId);
+      const assetSays = asset ? asset[kind].includes(otherId) : !!assetNow && inLibrary;
+      const otherSays = other ? other.assets.includes(assetId) : !!otherNow && inLibrary;
+      let link = assetSays;
+      if (assetSays !== otherSays) {
+        link = !assetNow || !otherNow ? false : newer(assetNow, otherNow) ? assetSays : newer(otherNow, assetNow) ? otherSays : true;
+        relinked++;
+      }
+      if (link) linked.add(id);
+      // A written asset has its own change event; a kept one whose links change needs one.
+      if (link !== inLibrary && !asset && assetNow) log.updated(assetId);
+      if (!link && inLibrary) remove('links', id);
+    }
+
+    // Positions: each written record's side anew, in its array's order, then the links it gained.
+    const sides = new Map<string, { asset?: number; other?: number }>();
+    const place = async (named: string[], all: string[] | undefined, side: 'asset' | 'other') => {
+      const ids = [...new Set([...named, ...(all ?? [])])].filter((id) => linked.has(id));
+      const first = await takePositions(tx, ids.length);
+      ids.forEach((id, i) => sides.set(id, { ...sides.get(id), [side]: first + i }));
+    };
+    const byAsset = new Map<string, string[]>();
+    const byOther = new Map<string, string[]>();
+    for (const [id, [assetId, otherId]] of pairs) {
+      (byAsset.get(assetId) ?? byAsset.set(assetId, []).get(assetId)!).push(id);
+      (byOther.get(otherId) ?? byOther.set(otherId, []).get(otherId)!).push(id);
+    }
+    for (const asset of written.assets.values()) {
+      await place(asset[kind].map((other) => linkId(kind, other, asset.id)), byAsset.get(asset.id), 'asset');
+    }
+    for (const other of others.values()) {
+      await place(other.assets.map((asset) => linkId(kind, other.id, asset)), byOther.get(other.id), 'other');
+    }
+    for (const id of linked) {
+      const [assetId, otherId] = pairs.get(id)!;
+      const was = library.get(id);
+      const side = sides.get(id) ?? {};
+      // A side the library keeps keeps its key; one new to it comes after its others.
+      const fresh = linkRecord(kind, otherId, assetId, {
+        asset: side.asset ?? (was ? 0 : await takePositions(tx)),
+        other: side.other ?? (was ? 0 : await takePositions(tx)),
+      });
+      const record: LinkRecord = {
+        ...fresh,
+        assetKey: side.asset === undefined && was ? was.assetKey : fresh.assetKey,
+        otherKey: side.other === undefined && was ? was.otherKey : fresh.otherKey,
+      };
+      if (!was || was.assetKey !== record.assetKey || was.otherKey !== record.otherKey) put('links', record);
+    }
+  }
+  return relinked;
+}

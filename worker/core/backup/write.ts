@@ -1,7 +1,9 @@
 /**
  * `GET /backup`: the whole library as one backup file (format.ts), produced as the reader pulls it.
  * Each collection is read in bounded batches (`getRange`, one read transaction a batch), so a large
- * library is never in memory at once: one batch of records and its lines at a time.
+ * library is never in memory at once: one batch of records and its lines at a time. Each record of a
+ * batch gets its links as the file lists them (id arrays), read through the `links` indexes in the
+ * batch's transaction.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -9,7 +11,9 @@ import type { ServiceContext } from '../deps.ts';
 import { readSeq } from '../feed/commit.ts';
 import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
 import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
-import type { CollectionName } from '../store/records.ts';
+import { withAssets, withLinks } from '../links/link-records.ts';
+import { LINKED_KINDS, type AssetRecord, type CollectionName, type Collections, type LinkedKind } from '../store/records.ts';
+import type { ReadTx } from '../store/store.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_STORES,
@@ -75,7 +79,7 @@ export async function* backupChunks(ctx: ServiceContext): AsyncGenerator<Uint8Ar
     const size = BATCH[store] ?? BATCH.default;
     let after: string | undefined;
     for (;;) {
-      const batch = await ctx.store.read((tx) => tx.getRange(store, after, size), [store]);
+      const batch = await ctx.store.read(async (tx) => withFileLinks(tx, store, await tx.getRange(store, after, size)), [store, 'links']);
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.id;
       counts[store] += batch.length;
@@ -85,6 +89,13 @@ export async function* backupChunks(ctx: ServiceContext): AsyncGenerator<Uint8Ar
   }
   const trailer: BackupTrailer = { counts, sha256: bytesToHex(hash.digest()) };
   yield encoder.encode(`${JSON.stringify({ trailer })}\n`);
+}
+
+/** The records of a batch as the file has them: with their links as id arrays (all of them). */
+async function withFileLinks(tx: ReadTx, store: Exclude<BackupStore, 'settings'>, records: Collections[typeof store][]): Promise<{ id: string }[]> {
+  if (store === 'assets') return Promise.all((records as AssetRecord[]).map((asset) => withLinks(tx, asset)));
+  if ((LINKED_KINDS as readonly string[]).includes(store)) return withAssets(tx, store as LinkedKind, records);
+  return records;
 }
 
 function line<S extends BackupStore>(store: S, record: BackupRecords[S]): string {

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../deps.ts';
 import { keyedWrite } from '../idempotency.ts';
-import type { ChangeRecord } from '../store/records.ts';
+import type { ChangeRecord, CollectionName } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 import type { ChangeEvent } from './feed.ts';
 
@@ -26,13 +26,20 @@ export const CHANGE_LOG_SIZE = 10_000;
 /** The change-log key of a sequence number: zero-padded so that key order is numeric order. */
 export const changeKey = (seq: number) => String(seq).padStart(16, '0');
 
+/** What commit adds to every write's scope: the change log and its seq (in `meta`). */
+const LOG_SCOPE = ['changes', 'meta'] as const satisfies readonly CollectionName[];
+
 /**
  * Runs one write as one transaction, numbers its changes and appends them to the change log inside
  * that transaction, and publishes them only after the commit, so a listener never hears of a write
  * that did not happen and a reader that missed an event finds it in the log. For a request sent with an
  * Idempotency-Key, the same transaction stores its response under the key (idempotency.ts).
+ *
+ * `scope` names the collections `fn` reads or writes; the change log, `meta` and `idempotency` are added
+ * here. A user's write never names the derived collections (`indexes`, `snippets`), so in IndexedDB it
+ * does not wait behind the search snapshot or the vectors being saved (test/unit/store-scopes.test.ts).
  */
-export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>): Promise<T> {
+export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>, scope: readonly CollectionName[]): Promise<T> {
   const events: ChangeEvent[] = [];
   const result = await keyedWrite(ctx, async (tx) => {
     // A write that shared a discarded transaction runs again (store/write-batches.ts): only the events
@@ -58,7 +65,7 @@ export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chan
       await Promise.all(writes);
     }
     return out;
-  });
+  }, [...new Set([...scope, ...LOG_SCOPE])]);
   try {
     ctx.feed.publish(events);
   } catch (error) {

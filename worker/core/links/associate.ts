@@ -3,10 +3,11 @@ import { requireAsset } from '../assets/read.ts';
 import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
 import { notFound } from '../errors.ts';
-import type { AssetRecord } from '../store/records.ts';
+import type { AssetRecord, CollectionName } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
+import { addLink, linkedTo, removeLink } from './link-records.ts';
 
-/** The things an asset links to by id; each record lists its assets and the asset lists it. */
+/** The things an asset links to by id (a `links` record each, links/link-records.ts). */
 export const LINKS = {
   tags: { noun: 'tag', added: 'tagAdded', removed: 'tagDeleted' },
   websites: { noun: 'website', added: 'linkAdded', removed: 'linkDeleted' },
@@ -15,6 +16,10 @@ export const LINKS = {
 } as const satisfies Record<string, { noun: string; added: AssetEvent; removed: AssetEvent }>;
 
 export type LinkKind = keyof typeof LINKS;
+export const LINK_KINDS = Object.keys(LINKS) as LinkKind[];
+
+/** What unlinking an asset everywhere touches (unlinkAll, unlinkConversations): the records it links to, its conversations and their messages. */
+export const UNLINK_SCOPE = [...LINK_KINDS, 'conversations', 'messages', 'links'] as const satisfies readonly CollectionName[];
 
 /** The kinds that can be (dis)associated by id, by their path segment in `/asset/{asset}/{kind}/associate/{id}`. */
 export const LINK_PATHS = { tags: 'tags', websites: 'websites', workstream_summaries: 'summaries' } as const satisfies Record<string, LinkKind>;
@@ -29,7 +34,8 @@ export function linkKindOf(segment: unknown): LinkKind | undefined {
 }
 
 /**
- * Links or unlinks inside the caller's transaction, keeping both sides in step. Returns whether
+ * Links or unlinks inside the caller's transaction: one link record, the other side's `updated`, an
+ * activity; a constant number of small records however many links either side has. Returns whether
  * anything changed; the caller puts the asset record (the other side is put here).
  */
 export async function setLink(
@@ -42,10 +48,7 @@ export async function setLink(
 ): Promise<boolean> {
   const other = await tx.get(kind, otherId);
   if (!other) throw notFound(LINKS[kind].noun, otherId);
-  const ids = asset[kind];
-  if (ids.includes(otherId) === linked) return false;
-  asset[kind] = linked ? [...ids, otherId] : ids.filter((id) => id !== otherId);
-  other.assets = linked ? [...other.assets, asset.id] : other.assets.filter((id) => id !== asset.id);
+  if (!(linked ? await addLink(tx, kind, otherId, asset.id) : await removeLink(tx, kind, otherId, asset.id))) return false;
   other.updated = ctx.now().toISOString();
   await tx.put(kind, other as never);
   await recordActivity(ctx, tx, asset, linked ? LINKS[kind].added : LINKS[kind].removed);
@@ -60,17 +63,23 @@ export function changeLink(ctx: ServiceContext, kind: LinkKind, assetId: string,
       await tx.put('assets', asset);
       log.updated(asset.id);
     }
-  });
+  }, linkScope(kind));
 }
 
-/** Removes an asset from every record that links to it (before the asset itself is deleted). */
+/** What `setLink` reads and writes for links of one kind (the asset record, the other side, the link, an activity). */
+export function linkScope(kind: LinkKind): CollectionName[] {
+  return ['assets', kind, 'links', 'activities'];
+}
+
+/** Unlinks an asset from every tag, website, summary and person (before the asset itself is deleted); each is updated. */
 export async function unlinkAll(ctx: ServiceContext, tx: WriteTx, asset: AssetRecord): Promise<void> {
   const now = ctx.now().toISOString();
-  for (const kind of Object.keys(LINKS) as LinkKind[]) {
-    for (const other of await tx.getMany(kind, asset[kind])) {
-      other.assets = other.assets.filter((id) => id !== asset.id);
+  for (const kind of LINK_KINDS) {
+    const ids = await linkedTo(tx, asset.id, kind);
+    for (const other of await tx.getMany(kind, ids)) {
       other.updated = now;
       await tx.put(kind, other as never);
     }
+    for (const id of ids) await removeLink(tx, kind, id, asset.id);
   }
 }

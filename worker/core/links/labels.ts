@@ -14,9 +14,10 @@ import type {
   WorkstreamSummaries,
   WorkstreamSummary,
 } from '../model/schemas.ts';
-import { foldTag, type TagRecord, type WebsiteRecord } from '../store/records.ts';
-import type { WriteTx } from '../store/store.ts';
-import { setLink, type LinkKind } from './associate.ts';
+import { foldTag, type Collections, type TagRecord, type WebsiteRecord, type WithAssets } from '../store/records.ts';
+import type { ReadTx, WriteTx } from '../store/store.ts';
+import { LinkTable, withAssets } from './link-records.ts';
+import { linkScope, setLink, type LinkKind } from './associate.ts';
 
 /** Tags, websites and workstream summaries: created on their own or from seed metadata, and listed. */
 
@@ -38,7 +39,6 @@ export async function findOrCreateTag(
     created: now,
     updated: now,
     mechanisms: {},
-    assets: [],
   };
   await tx.put('tags', tag);
   return tag;
@@ -54,7 +54,7 @@ export async function findOrCreateWebsite(
   const [existing] = await tx.getAllFromIndex('websites', 'url', seed.url, 1);
   if (existing) return existing;
   const now = ctx.now().toISOString();
-  const website: WebsiteRecord = { id: ctx.newId(), url: seed.url, name: seed.name, created: now, updated: now, mechanisms: {}, assets: [] };
+  const website: WebsiteRecord = { id: ctx.newId(), url: seed.url, name: seed.name, created: now, updated: now, mechanisms: {} };
   await tx.put('websites', website);
   return website;
 }
@@ -74,16 +74,16 @@ export function createTag(ctx: ServiceContext, seed: SeededTag): Promise<Tag> {
   return commit(ctx, async (tx, log) => {
     const tag = await findOrCreateTag(ctx, tx, seed);
     if (await linkSeededAsset(ctx, tx, 'tags', tag.id, seed.asset)) log.updated(seed.asset!);
-    return build.tag((await tx.get('tags', tag.id))!);
-  });
+    return build.tag(await withAllAssets(tx, 'tags', (await tx.get('tags', tag.id))!));
+  }, linkScope('tags'));
 }
 
 export function createWebsite(ctx: ServiceContext, seed: SeededWebsite): Promise<Website> {
   return commit(ctx, async (tx, log) => {
     const website = await findOrCreateWebsite(ctx, tx, seed);
     if (await linkSeededAsset(ctx, tx, 'websites', website.id, seed.asset)) log.updated(seed.asset!);
-    return build.website((await tx.get('websites', website.id))!);
-  });
+    return build.website(await withAllAssets(tx, 'websites', (await tx.get('websites', website.id))!));
+  }, linkScope('websites'));
 }
 
 export function createSummary(ctx: ServiceContext, seed: SeededWorkstreamSummary): Promise<WorkstreamSummary> {
@@ -97,26 +97,34 @@ export function createSummary(ctx: ServiceContext, seed: SeededWorkstreamSummary
       updated: now,
       model: seed.model,
       mechanism: seed.mechanism ?? undefined,
-      assets: [],
     });
     for (const { id: assetId } of seed.assets?.iterable ?? []) {
       if (await linkSeededAsset(ctx, tx, 'summaries', id, assetId)) log.updated(assetId);
     }
-    return build.summary((await tx.get('summaries', id))!);
-  });
+    return build.summary(await withAllAssets(tx, 'summaries', (await tx.get('summaries', id))!));
+  }, linkScope('summaries'));
+}
+
+async function withAllAssets<K extends 'tags' | 'websites' | 'summaries'>(tx: ReadTx, kind: K, record: Collections[K]): Promise<WithAssets<Collections[K]>> {
+  return (await withAssets(tx, kind, [record]))[0]!;
+}
+
+/** Every record of a kind with all its assets (one read of the kind's links). */
+function readAll<K extends 'tags' | 'websites' | 'summaries'>(ctx: ServiceContext, kind: K): Promise<WithAssets<Collections[K]>[]> {
+  return ctx.store.read(async (tx) => {
+    const [records, links] = await Promise.all([tx.getAll(kind), LinkTable.read(tx, kind)]);
+    return records.map((r) => links.withAssets(kind, r as Collections[K]));
+  }, [kind, 'links']);
 }
 
 export async function listTags(ctx: ServiceContext): Promise<Tags> {
-  const tags = await ctx.store.read((tx) => tx.getAll('tags'));
-  return build.collectionOf(tags, build.tag);
+  return build.collectionOf(await readAll(ctx, 'tags'), build.tag);
 }
 
 export async function listWebsites(ctx: ServiceContext): Promise<Websites> {
-  const websites = await ctx.store.read((tx) => tx.getAll('websites'));
-  return build.collectionOf(websites, build.website);
+  return build.collectionOf(await readAll(ctx, 'websites'), build.website);
 }
 
 export async function listSummaries(ctx: ServiceContext): Promise<WorkstreamSummaries> {
-  const summaries = await ctx.store.read((tx) => tx.getAll('summaries'));
-  return build.collectionOf(summaries, build.summary);
+  return build.collectionOf(await readAll(ctx, 'summaries'), build.summary);
 }

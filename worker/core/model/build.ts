@@ -15,7 +15,7 @@ import type {
 import type {
   ActivityRecord,
   AnnotationRecord,
-  AssetRecord,
+  AssetWithLinks,
   ContentRecord,
   ConversationRecord,
   FormatRecord,
@@ -24,9 +24,13 @@ import type {
   SummaryRecord,
   TagRecord,
   WebsiteRecord,
+  WithAssets,
 } from '../store/records.ts';
 
-/** Builders of wire objects from stored records. Pure functions: no storage access. */
+/**
+ * Builders of wire objects from stored records. Pure functions: no storage access. Records come with the
+ * ids of what they link to, as the reader found them through the `links` indexes (links/link-records.ts).
+ */
 
 export function timestamp(iso: string): GroupedTimestamp {
   return { value: iso, readable: `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` };
@@ -40,7 +44,7 @@ export function references(ids: readonly string[]) {
   };
 }
 
-export function flattenedAsset(a: AssetRecord): FlattenedAsset {
+export function flattenedAsset(a: AssetWithLinks): FlattenedAsset {
   return {
     id: a.id,
     name: a.name,
@@ -89,11 +93,11 @@ export function flattenedFormat(f: FormatRecord, content?: ContentRecord): Flatt
   return { ...formatBase(f), asset: f.asset, ...payload(f, content) } as FlattenedFormat;
 }
 
-export function format(f: FormatRecord, asset: AssetRecord, content?: ContentRecord): Format {
+export function format(f: FormatRecord, asset: AssetWithLinks, content?: ContentRecord): Format {
   return { ...formatBase(f), asset: flattenedAsset(asset), ...payload(f, content) } as Format;
 }
 
-export function tag(t: TagRecord): Tag {
+export function tag(t: WithAssets<TagRecord>): Tag {
   return {
     id: t.id,
     text: t.text,
@@ -105,7 +109,7 @@ export function tag(t: TagRecord): Tag {
   };
 }
 
-export function website(w: WebsiteRecord): Website {
+export function website(w: WithAssets<WebsiteRecord>): Website {
   return {
     id: w.id,
     url: w.url,
@@ -117,7 +121,7 @@ export function website(w: WebsiteRecord): Website {
   };
 }
 
-export function summary(s: SummaryRecord): WorkstreamSummary {
+export function summary(s: WithAssets<SummaryRecord>): WorkstreamSummary {
   return {
     id: s.id,
     name: s.name,
@@ -129,7 +133,7 @@ export function summary(s: SummaryRecord): WorkstreamSummary {
   };
 }
 
-export function person(p: PersonRecord): Person {
+export function person(p: WithAssets<PersonRecord>): Person {
   return {
     id: p.id,
     type: p.type,
@@ -152,7 +156,7 @@ export function annotation(a: AnnotationRecord): Annotation {
   };
 }
 
-export function activity(r: ActivityRecord, asset?: AssetRecord): Activity {
+export function activity(r: ActivityRecord, asset?: AssetWithLinks): Activity {
   return {
     id: r.id,
     created: timestamp(r.created),
@@ -164,18 +168,22 @@ export function activity(r: ActivityRecord, asset?: AssetRecord): Activity {
   };
 }
 
-/** Everything an Asset is built from. `contents` is null when transferables are left out. */
+/**
+ * Everything an Asset is built from. `contents` is null when transferables are left out. The linked records
+ * list the newest of their assets only, and the asset its newest conversations (links/link-records.ts
+ * SHOWN_IN_ASSET), so an Asset is the same however it was read.
+ */
 export interface AssetParts {
-  asset: AssetRecord;
+  asset: AssetWithLinks;
   formats: FormatRecord[];
   contents: Map<string, ContentRecord> | null;
-  tags: TagRecord[];
-  websites: WebsiteRecord[];
-  summaries: SummaryRecord[];
-  persons: PersonRecord[];
+  tags: WithAssets<TagRecord>[];
+  websites: WithAssets<WebsiteRecord>[];
+  summaries: WithAssets<SummaryRecord>[];
+  persons: WithAssets<PersonRecord>[];
   annotations: AnnotationRecord[];
   /** The asset's conversations (their messages as references). */
-  conversations: ConversationRecord[];
+  conversations: WithAssets<ConversationRecord>[];
 }
 
 /** A full collection (Tags, Websites, …): the built records with their `indices`. */
@@ -234,7 +242,7 @@ export function conversationMessage(m: MessageRecord) {
 }
 
 /** A Conversation with its messages in order (each a reference carrying the message). */
-export function conversation(c: ConversationRecord, messages?: readonly MessageRecord[]): Conversation {
+export function conversation(c: WithAssets<ConversationRecord>, messages?: readonly MessageRecord[]): Conversation {
   return {
     id: c.id,
     name: c.name,

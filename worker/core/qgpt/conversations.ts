@@ -1,7 +1,8 @@
 /**
  * Stored question-answering conversations: each `/qgpt/stream` exchange appends a USER message (the
  * query) and, when an answer was produced, an ASSISTANT message (the answer text the client was sent),
- * and links the conversation with the assets the answer drew on (both sides, as links/associate.ts does).
+ * and links the conversation with the assets the answer drew on (a `links` record each, as
+ * links/associate.ts links tags).
  */
 import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
@@ -11,21 +12,24 @@ import { runningRequests } from '../streams/running.ts';
 import * as build from '../model/build.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { ConversationSchema, type Conversation, type Conversations } from '../model/schemas.ts';
-import type { AssetRecord, ConversationRecord, MessageRecord } from '../store/records.ts';
+import { LinkTable, addLink, assetsOf, linkedTo, removeLink, withAssets } from '../links/link-records.ts';
+import type { AssetRecord, ConversationRecord, MessageRecord, WithAssets } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 import { inRecordedOrder } from '../store/recorded-order.ts';
 
 export interface StoredConversation {
-  record: ConversationRecord;
+  record: WithAssets<ConversationRecord>;
   messages: MessageRecord[];
 }
 
-/** A conversation with its messages in order, or undefined when there is none with that id. */
+/** A conversation with its messages in order and all its assets, or undefined when there is none with that id. */
 export async function readConversation(ctx: ServiceContext, id: string): Promise<StoredConversation | undefined> {
   return ctx.store.read(async (tx) => {
     const record = await tx.get('conversations', id);
-    return record && { record, messages: await messagesOf(tx, record) };
-  }, ['conversations', 'messages']);
+    if (!record) return undefined;
+    const [[linked], messages] = await Promise.all([withAssets(tx, 'conversations', [record]), messagesOf(tx, record)]);
+    return { record: linked!, messages };
+  }, ['conversations', 'messages', 'links']);
 }
 
 /**
@@ -41,9 +45,9 @@ export async function messagesOf(tx: ReadTx, conversation: ConversationRecord): 
   return inRecordedOrder(messages, conversation.messages, (m) => (m.role === 'USER' ? 0 : 1));
 }
 
-/** The wire Conversations an asset is linked with, each with its messages. */
+/** The wire Conversations an asset is linked with (all of them), each with its messages and assets. */
 export async function readConversations(tx: ReadTx, asset: AssetRecord): Promise<Conversation[]> {
-  const records = await tx.getMany('conversations', asset.conversations);
+  const records = await withAssets(tx, 'conversations', await tx.getMany('conversations', await linkedTo(tx, asset.id, 'conversations')));
   return Promise.all(records.map(async (c) => build.conversation(c, await messagesOf(tx, c))));
 }
 
@@ -94,21 +98,15 @@ export function saveExchange(ctx: ServiceContext, exchange: Exchange): Promise<C
       created: now,
       updated: now,
       messages: [],
-      assets: [],
     };
     conversation.updated = now;
     conversation.messages = [...conversation.messages, ...messages.map((m) => m.id)].slice(-CONVERSATION_MESSAGES_KEPT);
-    conversation.assets = [...new Set([...conversation.assets, ...used])];
     const writes = [tx.put('conversations', conversation), ...messages.map((m) => tx.put('messages', m))];
-    for (const asset of assets) {
-      if (asset.conversations.includes(conversation.id)) continue;
-      asset.conversations = [...asset.conversations, conversation.id];
-      writes.push(tx.put('assets', asset));
-      log.updated(asset.id);
-    }
+    // One after another: each new link takes the next position (the order the conversation lists them).
+    for (const asset of used) if (await addLink(tx, 'conversations', conversation.id, asset)) log.updated(asset);
     await Promise.all(writes);
     return conversation;
-  });
+  }, ['assets', 'conversations', 'messages', 'links']);
 }
 
 /**
@@ -116,10 +114,9 @@ export function saveExchange(ctx: ServiceContext, exchange: Exchange): Promise<C
  * messages), inside the deleting transaction.
  */
 export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Promise<void> {
-  for (const conversation of await tx.getMany('conversations', asset.conversations)) {
-    conversation.assets = conversation.assets.filter((id) => id !== asset.id);
-    await tx.put('conversations', conversation);
-    for (const message of await tx.getAllFromIndex('messages', 'conversation', conversation.id)) {
+  for (const conversation of await linkedTo(tx, asset.id, 'conversations')) {
+    await removeLink(tx, 'conversations', conversation, asset.id);
+    for (const message of await tx.getAllFromIndex('messages', 'conversation', conversation)) {
       if (!message.assets.includes(asset.id)) continue;
       message.assets = message.assets.filter((id) => id !== asset.id);
       await tx.put('messages', message);
@@ -139,23 +136,22 @@ export async function deleteConversation(ctx: ServiceContext, id: string): Promi
     if (!conversation) throw notFound('conversation', id);
     const messages = await tx.getKeysFromIndex('messages', 'conversation', id);
     const writes = [tx.delete('conversations', id), ...messages.map((m) => tx.delete('messages', m))];
-    // The asset side is the one readers use (Asset.conversations, /asset/{id}/conversations).
-    for (const asset of await tx.getMany('assets', conversation.assets)) {
-      if (!asset.conversations.includes(id)) continue;
-      asset.conversations = asset.conversations.filter((c) => c !== id);
-      writes.push(tx.put('assets', asset));
-      log.updated(asset.id);
+    // Each asset's wire Asset listed the conversation.
+    for (const asset of await assetsOf(tx, 'conversations', id)) {
+      writes.push(removeLink(tx, 'conversations', id, asset).then(() => undefined));
+      log.updated(asset);
     }
     await Promise.all(writes);
-  });
+  }, ['conversations', 'messages', 'links']);
 }
 
 /** `GET /conversations`: every stored conversation with its messages, the most recently updated first. */
 export function listConversations(ctx: ServiceContext): Promise<Conversations> {
   return ctx.store.read(async (tx) => {
-    const records = (await tx.getAll('conversations')).sort((a, b) => b.updated.localeCompare(a.updated));
-    return { iterable: await Promise.all(records.map(async (c) => build.conversation(c, await messagesOf(tx, c)))) };
-  }, ['conversations', 'messages']);
+    const [records, links] = await Promise.all([tx.getAll('conversations'), LinkTable.read(tx, 'conversations')]);
+    records.sort((a, b) => b.updated.localeCompare(a.updated));
+    return { iterable: await Promise.all(records.map(async (c) => build.conversation(links.withAssets('conversations', c), await messagesOf(tx, c)))) };
+  }, ['conversations', 'messages', 'links']);
 }
 
 /** `GET /conversation/{id}`: one conversation with its messages; 404 for an unknown id. */
@@ -182,8 +178,9 @@ export async function updateConversation(ctx: ServiceContext, input: { id: strin
       if (input.name != null && input.name.trim() !== '') record.name = input.name.trim().slice(0, 200);
       record.updated = ctx.now().toISOString();
       await tx.put('conversations', record);
-      return build.conversation(record, await messagesOf(tx, record));
+      const [linked] = await withAssets(tx, 'conversations', [record]);
+      return build.conversation(linked!, await messagesOf(tx, record));
     },
-    ['conversations', 'messages'],
+    ['conversations', 'messages', 'links'],
   );
 }

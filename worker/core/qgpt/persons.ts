@@ -17,7 +17,8 @@ import { invalid } from '../errors.ts';
 import * as build from '../model/build.ts';
 import type { QGPTPersonsRelatedInput, QGPTPersonsRelatedOutput } from '../model/schemas.ts';
 import { searchAssets } from '../search/service.ts';
-import type { PersonRecord } from '../store/records.ts';
+import { linkedTo, withAssets } from '../links/link-records.ts';
+import type { PersonRecord, WithAssets } from '../store/records.ts';
 import { meaningfulTerms, salientWords, type SalientWord } from './answer/terms.ts';
 
 export const QUERY_WORDS = 24;
@@ -37,29 +38,33 @@ export async function personsRelated(
   const hits = found.iterable.slice(0, RELATED_ASSETS).filter((r) => r.asset !== undefined && r.asset !== null);
   const best = Math.max(1e-9, ...hits.map((h) => h.score ?? 0));
 
-  const assets = await ctx.store.read((tx) => tx.getMany('assets', hits.map((h) => h.identifier)), ['assets']);
-  const personIds = [...new Set(assets.flatMap((a) => a.persons))];
-  const records = await ctx.store.read((tx) => tx.getMany('persons', personIds), ['persons']);
+  const { personsOf, records } = await ctx.store.read(async (tx) => {
+    const ids: string[] = hits.map((h) => h.identifier);
+    const personsOf = new Map<string, string[]>();
+    for (const [i, persons] of (await Promise.all(ids.map((id) => linkedTo(tx, id, 'persons')))).entries()) personsOf.set(ids[i]!, persons);
+    const records = await withAssets(tx, 'persons', await tx.getMany('persons', [...new Set([...personsOf.values()].flat())]));
+    return { personsOf, records };
+  }, ['persons', 'links']);
   const recordsById = new Map(records.map((p) => [p.id, p]));
 
   const score = new Map<string, number>();
   const reasons = new Map<string, string[]>();
   for (const hit of hits) {
-    const record = assets.find((a) => a.id === hit.identifier);
-    if (!record || record.persons.length === 0) continue;
+    const persons = personsOf.get(hit.identifier) ?? [];
+    if (persons.length === 0) continue;
     const asset = hit.asset!;
     const content = [asset.name ?? '', ...(asset.formats?.iterable ?? []).map((f) => f.fragment?.string?.raw ?? '')].join('\n');
     const terms = meaningfulTerms(content);
     const matched = words.filter((w) => terms.has(w.term) || (w.parts.length > 0 && w.parts.every((p) => terms.has(p)))).map((w) => w.text);
     const reason = `'${asset.name ?? asset.id}'${matched.length > 0 ? ` (matched: ${matched.slice(0, 6).join(', ')})` : ''}`;
-    for (const person of record.persons) {
+    for (const person of persons) {
       if (!recordsById.has(person)) continue;
       score.set(person, (score.get(person) ?? 0) + (hit.score ?? 0) / best);
       reasons.set(person, [...(reasons.get(person) ?? []), reason]);
     }
   }
 
-  const ranked: PersonRecord[] = [...score.keys()]
+  const ranked: WithAssets<PersonRecord>[] = [...score.keys()]
     .sort((a, b) => score.get(b)! - score.get(a)! || a.localeCompare(b))
     .slice(0, MAX_PERSONS)
     .map((id) => recordsById.get(id)!);

@@ -1,5 +1,4 @@
 import { readSeededContent } from '../assets/content.ts';
-import { readLinked } from '../assets/linked.ts';
 import type { SeededFormat } from '../model/schemas.ts';
 import type {
   AnnotationRecord,
@@ -11,6 +10,7 @@ import type {
   WebsiteRecord,
 } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
+import { LinkTable, linkedTo } from '../links/link-records.ts';
 import { FIELD_COUNT } from './lexical/fields.ts';
 import type { MetaCodec } from './lexical/snapshot.ts';
 import { terms } from './tokenize.ts';
@@ -194,24 +194,32 @@ export function splitProse(text: string): { code: string; prose: string } {
   return { code, prose: prose.join('\n') };
 }
 
-/** What a document reads of what its asset links to. */
-const DOCUMENT_LINKS = ['formats', 'contents', 'tags', 'websites', 'persons', 'annotations'] as const;
-
 /** The collections a document is read from (the scope of a read transaction). */
-export const DOCUMENT_SCOPE = ['assets', ...DOCUMENT_LINKS] as const;
+export const DOCUMENT_SCOPE = ['assets', 'links', 'formats', 'contents', 'tags', 'websites', 'persons', 'annotations'] as const;
 
 /** Reads the documents of some assets in the caller's transaction (missing assets are left out). */
 export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise<SearchDocument[]> {
   const assets = await tx.getMany('assets', ids);
   return Promise.all(
-    assets.map(async (asset) => searchDocument({ asset, ...(await readLinked(tx, asset, DOCUMENT_LINKS)) })),
+    assets.map(async (asset) => {
+      const [formats, contents, tags, websites, persons, annotations] = await Promise.all([
+        tx.getMany('formats', asset.formats),
+        tx.getMany('contents', asset.formats),
+        linkedTo(tx, asset.id, 'tags').then((ids) => tx.getMany('tags', ids)),
+        linkedTo(tx, asset.id, 'websites').then((ids) => tx.getMany('websites', ids)),
+        linkedTo(tx, asset.id, 'persons').then((ids) => tx.getMany('persons', ids)),
+        tx.getMany('annotations', asset.annotations),
+      ]);
+      return searchDocument({ asset, formats, contents, tags, websites, persons, annotations });
+    }),
   );
 }
 
 /** Reads every asset's document with one bulk read per collection. */
 export async function readAllDocuments(tx: ReadTx): Promise<SearchDocument[]> {
-  const [assets, formats, contents, tags, websites, persons, annotations] = await Promise.all([
+  const [assets, links, formats, contents, tags, websites, persons, annotations] = await Promise.all([
     tx.getAll('assets'),
+    LinkTable.read(tx),
     byId(tx, 'formats'),
     byId(tx, 'contents'),
     byId(tx, 'tags'),
@@ -225,9 +233,9 @@ export async function readAllDocuments(tx: ReadTx): Promise<SearchDocument[]> {
       asset,
       formats: pick(formats, asset.formats),
       contents: pick(contents, asset.formats),
-      tags: pick(tags, asset.tags),
-      websites: pick(websites, asset.websites),
-      persons: pick(persons, asset.persons),
+      tags: pick(tags, links.linkedTo(asset.id, 'tags')),
+      websites: pick(websites, links.linkedTo(asset.id, 'websites')),
+      persons: pick(persons, links.linkedTo(asset.id, 'persons')),
       annotations: pick(annotations, asset.annotations),
     }),
   );

@@ -1,3 +1,4 @@
+import { addLink, assetsOf, linkedTo, removeLink } from '../links/link-records.ts';
 import type { MessageRecord, TagRecord } from './records.ts';
 import type { Store, WriteTx } from './store.ts';
 
@@ -25,7 +26,7 @@ function check(condition: unknown, message: string): asserts condition {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function tag(id: string, text = id): TagRecord {
-  return { id, text, folded: text.toLowerCase(), category: 'UNKNOWN', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', mechanisms: {}, assets: [] };
+  return { id, text, folded: text.toLowerCase(), category: 'UNKNOWN', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', mechanisms: {} };
 }
 
 function message(id: string, conversation?: string): MessageRecord {
@@ -54,9 +55,9 @@ export const storeContract: StoreCase[] = [
       await store.write((tx) => tx.put('tags', record));
       record.text = 'changed after put';
       const read = (await store.read((tx) => tx.get('tags', 'a')))!;
-      read.assets.push('x');
+      read.mechanisms.x = 'MANUAL';
       const again = (await store.read((tx) => tx.get('tags', 'a')))!;
-      check(again.text === 'a' && again.assets.length === 0, 'stored record is isolated from callers');
+      check(again.text === 'a' && Object.keys(again.mechanisms).length === 0, 'stored record is isolated from callers');
       store.close();
     },
   },
@@ -331,6 +332,39 @@ export const storeContract: StoreCase[] = [
       check((await after(store)) === 'm0 m3 | 1', `after commit, got ${await after(store)}`);
       const again = await reopen(store);
       check((await after(again)) === 'm0 m3 | 1', `after reopening, got ${await after(again)}`);
+      again.close();
+    },
+  },
+  {
+    name: 'each side of a link is one range of its index, newest first, whatever the ids hold (quotes, colons, U+0000, emoji)',
+    async run({ open, reopen }) {
+      const store = await open();
+      const assets = ['a', 'a"', 'a:1', 'a\u0000b', '😀'];
+      const tags = ['t', 't"]', 't:', '😀'];
+      await store.write(async (tx) => {
+        for (const tag of tags) for (const asset of assets) await addLink(tx, 'tags', tag, asset);
+        await addLink(tx, 'websites', 't', 'a');
+      });
+      const sides = (s: Store) =>
+        s.read(async (tx) => ({
+          ofTag: await Promise.all(tags.map((t) => assetsOf(tx, 'tags', t))),
+          ofAsset: await Promise.all(assets.map((a) => linkedTo(tx, a, 'tags'))),
+          newest: await assetsOf(tx, 'tags', 't', 2),
+          websites: await linkedTo(tx, 'a', 'websites'),
+        }));
+      const got = await sides(store);
+      check(got.ofTag.every((list) => same(list, assets)), `a tag's assets in the order linked, got ${JSON.stringify(got.ofTag)}`);
+      check(got.ofAsset.every((list) => same(list, tags)), `an asset's tags in the order linked, got ${JSON.stringify(got.ofAsset)}`);
+      check(same(got.newest, ['a\u0000b', '😀']), `a limit takes the newest, got ${JSON.stringify(got.newest)}`);
+      check(same(got.websites, ['t']), `another kind is another side, got ${JSON.stringify(got.websites)}`);
+      await store.write(async (tx) => {
+        await removeLink(tx, 'tags', 't"]', 'a:1');
+        await addLink(tx, 'tags', 't"]', 'a:1');
+      });
+      const again = await reopen(store);
+      const after = await again.read((tx) => Promise.all([assetsOf(tx, 'tags', 't"]'), linkedTo(tx, 'a:1', 'tags')]));
+      check(same(after[0], ['a', 'a"', 'a\u0000b', '😀', 'a:1']), `linked again comes last, got ${JSON.stringify(after[0])}`);
+      check(same(after[1], ['t', 't:', '😀', 't"]']), `on both sides, got ${JSON.stringify(after[1])}`);
       again.close();
     },
   },

@@ -17,9 +17,11 @@ import type {
 } from '../model/schemas.ts';
 
 /**
- * What the store keeps. Records are compact and normalised (links are id lists on both sides);
- * `model/build.ts` turns them into wire objects. Timestamps are ISO strings.
- * Content lives in `contents`, apart from format metadata, so `transferables=false` never reads it.
+ * What the store keeps. Records are compact and normalised; `model/build.ts` turns them into wire objects.
+ * Timestamps are ISO strings. Content lives in `contents`, apart from format metadata, so
+ * `transferables=false` never reads it. The links between an asset and its tags, websites, summaries,
+ * persons and conversations are records of their own (`links`), found through indexes from either side:
+ * neither side's record lists the other, so no record grows with the number of links.
  */
 export interface AssetRecord {
   id: string;
@@ -31,13 +33,8 @@ export interface AssetRecord {
   original: string;
   preview: { base: string; overlay?: string };
   formats: string[];
-  tags: string[];
-  websites: string[];
-  summaries: string[];
-  persons: string[];
   annotations: string[];
   activities: string[];
-  conversations: string[];
   score: Score;
   pseudo: boolean;
   favorited?: boolean;
@@ -75,7 +72,6 @@ export interface TagRecord {
   created: string;
   updated: string;
   mechanisms: Record<string, MechanismEnum>;
-  assets: string[];
 }
 
 export interface WebsiteRecord {
@@ -85,7 +81,6 @@ export interface WebsiteRecord {
   created: string;
   updated: string;
   mechanisms: Record<string, MechanismEnum>;
-  assets: string[];
 }
 
 export interface SummaryRecord {
@@ -95,7 +90,6 @@ export interface SummaryRecord {
   updated: string;
   model: Model;
   mechanism?: MechanismEnum;
-  assets: string[];
 }
 
 export interface PersonRecord {
@@ -104,7 +98,6 @@ export interface PersonRecord {
   created: string;
   updated: string;
   mechanisms: Record<string, MechanismEnum>;
-  assets: string[];
 }
 
 export interface AnnotationRecord {
@@ -212,8 +205,6 @@ export interface ConversationRecord {
   updated: string;
   /** Message ids in order. */
   messages: string[];
-  /** Assets whose snippets the conversation used. */
-  assets: string[];
 }
 
 export interface MessageRecord {
@@ -255,6 +246,32 @@ export interface IdempotencyRecord {
   response: { status: number; contentType?: string; body: string };
 }
 
+/** What an asset links to: each link is one LinkRecord. */
+export const LINKED_KINDS = ['tags', 'websites', 'summaries', 'persons', 'conversations'] as const;
+export type LinkedKind = (typeof LINKED_KINDS)[number];
+
+/**
+ * One link between an asset and a tag, website, workstream summary, person or conversation (whose
+ * snippets the conversation used). Each side finds its links through an index, newest first
+ * (links/link-records.ts): linking writes this one record, however many links either side has.
+ */
+export interface LinkRecord {
+  /** `linkId(kind, other, asset)`: one record per linked pair. */
+  id: string;
+  kind: LinkedKind;
+  asset: string;
+  other: string;
+  /** The `asset` index key: the asset's links of this kind, newest first (links/link-records.ts). */
+  assetKey: string;
+  /** The `other` index key: the assets linked to `other`, newest first. */
+  otherKey: string;
+}
+
+/** An asset record with the ids of what it links to, each kind in the order linked: as the wire and backups list them. */
+export type AssetWithLinks = AssetRecord & { [K in LinkedKind]: string[] };
+/** A tag, website, summary, person or conversation record with the ids of its assets, in the order linked. */
+export type WithAssets<R> = R & { assets: string[] };
+
 export interface Collections {
   assets: AssetRecord;
   formats: FormatRecord;
@@ -274,6 +291,7 @@ export interface Collections {
   messages: MessageRecord;
   folders: FolderRecord;
   idempotency: IdempotencyRecord;
+  links: LinkRecord;
 }
 
 export type CollectionName = keyof Collections;
@@ -293,6 +311,7 @@ export const INDEXES = {
   messages: { conversation: { keyPath: 'conversation' } },
   tags: { folded: { keyPath: 'folded' } },
   websites: { url: { keyPath: 'url' } },
+  links: { asset: { keyPath: 'assetKey' }, other: { keyPath: 'otherKey' } },
 } as const satisfies { [C in CollectionName]?: Record<string, IndexSpec> };
 
 export type IndexedCollection = keyof typeof INDEXES;
@@ -322,4 +341,5 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'messages',
   'folders',
   'idempotency',
+  'links',
 ];

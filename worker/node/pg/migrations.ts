@@ -12,7 +12,9 @@
  * A collection added to worker/core/store/records.ts needs a migration here that creates its table (as
  * IndexedDB needs one in idb-store.ts); `migrate` says so when one is missing.
  */
-import { COLLECTIONS, INDEXES, foldTag, type CollectionName, type IndexedCollection, type TagRecord } from '../../core/store/records.ts';
+import { LinkCarryOver } from '../../core/links/carry-over.ts';
+import { POSITION_ID } from '../../core/links/link-records.ts';
+import { COLLECTIONS, INDEXES, LINKED_KINDS, foldTag, type CollectionName, type IndexedCollection, type LinkRecord, type TagRecord } from '../../core/store/records.ts';
 import type { Database, SqlClient } from './database.ts';
 import { decodeRecord, encodeRecord } from './encode.ts';
 
@@ -43,6 +45,50 @@ export function indexKey(record: unknown, keyPath: string): string | null {
 
 const table = (schema: string, name: string) =>
   `CREATE TABLE IF NOT EXISTS ${schema}.${quote(name)} (id text COLLATE "C" PRIMARY KEY, data json NOT NULL)`;
+
+/** A collection's index columns and their btrees (see indexColumns). */
+const indexStatements = (s: string, c: IndexedCollection) =>
+  indexColumns(c).flatMap(({ name }) => [
+    `ALTER TABLE ${s}.${quote(c)} ADD COLUMN IF NOT EXISTS ${quote(name)} text COLLATE "C"`,
+    `CREATE INDEX IF NOT EXISTS ${quote(`${c}_${name}`)} ON ${s}.${quote(c)} (${quote(name)}, id)`,
+  ]);
+
+/** The collections version 3 indexed (INDEXES then). */
+const INDEXED_IN_3 = ['activities', 'messages', 'tags', 'websites'] as const satisfies readonly IndexedCollection[];
+
+/** Rows of a table in batches by id, so a big table is never all in memory at once. */
+async function* batches(client: SqlClient, s: string, c: CollectionName): AsyncGenerator<{ ids: string[]; records: Record<string, unknown>[] }> {
+  for (let after = ''; ; ) {
+    const rows = await client.query<{ id: string; data: string }>(`SELECT id, data::text AS data FROM ${s}.${quote(c)} WHERE id > $1 ORDER BY id LIMIT 1000`, [after]);
+    if (rows.length === 0) return;
+    after = rows.at(-1)!.id;
+    yield { ids: rows.map((r) => r.id), records: rows.map((row) => decodeRecord<Record<string, unknown>>(row.data)) };
+  }
+}
+
+/** Writes records back (the same ids), with their index columns. */
+async function rewrite(client: SqlClient, s: string, c: CollectionName, records: readonly Record<string, unknown>[]): Promise<void> {
+  const columns = indexColumns(c);
+  const sets = ['data = v.data', ...columns.map(({ name }, i) => `${quote(name)} = v.k${i}`)].join(', ');
+  const unnest = columns.map((_, i) => `, $${i + 3}::text[]`).join('');
+  const keys = columns.map((_, i) => `, k${i}`).join('');
+  await client.query(
+    `UPDATE ${s}.${quote(c)} t SET ${sets} FROM unnest($1::text[], $2::json[]${unnest}) AS v(id, data${keys}) WHERE t.id = v.id`,
+    [records.map((r) => r.id), records.map((r) => encodeRecord(r)), ...columns.map(({ keyPath }) => records.map((r) => indexKey(r, keyPath)))],
+  );
+}
+
+/** Puts links (new or replacing), with their index columns. */
+async function putLinks(client: SqlClient, s: string, links: readonly LinkRecord[]): Promise<void> {
+  if (links.length === 0) return;
+  const byId = new Map(links.map((l) => [l.id, l]));
+  const unique = [...byId.values()];
+  await client.query(
+    `INSERT INTO ${s}.links (id, data, asset, other) SELECT * FROM unnest($1::text[], $2::json[], $3::text[], $4::text[])
+     ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, asset = EXCLUDED.asset, other = EXCLUDED.other`,
+    [unique.map((l) => l.id), unique.map((l) => encodeRecord(l)), unique.map((l) => indexKey(l, 'assetKey')), unique.map((l) => indexKey(l, 'otherKey'))],
+  );
+}
 
 export const MIGRATIONS: Migration[] = [
   {
@@ -88,36 +134,45 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 3,
     name: 'indexes: activities by asset, messages by conversation, tags by folded text, websites by url (IndexedDB version 6)',
-    up: (s) =>
-      Object.keys(INDEXES).flatMap((c) =>
-        indexColumns(c as IndexedCollection).flatMap(({ name }) => [
-          `ALTER TABLE ${s}.${quote(c)} ADD COLUMN IF NOT EXISTS ${quote(name)} text COLLATE "C"`,
-          `CREATE INDEX IF NOT EXISTS ${quote(`${c}_${name}`)} ON ${s}.${quote(c)} (${quote(name)}, id)`,
-        ]),
-      ),
+    up: (s) => INDEXED_IN_3.flatMap((c) => indexStatements(s, c)),
     async data(client, s) {
-      for (const c of Object.keys(INDEXES) as IndexedCollection[]) {
-        const columns = indexColumns(c);
-        const sets = columns.map(({ name }, i) => `${quote(name)} = v.k${i}`).join(', ');
-        const unnest = columns.map((_, i) => `$${i + 3}::text[]`).join(', ');
-        const keys = columns.map((_, i) => `k${i}`).join(', ');
-        // In batches by id, so a library of many activities is never all in memory at once.
-        for (let after = ''; ; ) {
-          const rows = await client.query<{ id: string; data: string }>(
-            `SELECT id, data::text AS data FROM ${s}.${quote(c)} WHERE id > $1 ORDER BY id LIMIT 1000`,
-            [after],
-          );
-          if (rows.length === 0) break;
-          after = rows.at(-1)!.id;
-          const records = rows.map((row) => decodeRecord<Record<string, unknown>>(row.data));
+      for (const c of INDEXED_IN_3) {
+        for await (const { records } of batches(client, s, c)) {
           // Tags gain the `folded` field their index reads.
           if (c === 'tags') for (const tag of records) tag.folded = foldTag((tag as unknown as TagRecord).text);
-          await client.query(
-            `UPDATE ${s}.${quote(c)} t SET data = v.data, ${sets} FROM unnest($1::text[], $2::json[], ${unnest}) AS v(id, data, ${keys}) WHERE t.id = v.id`,
-            [rows.map((r) => r.id), records.map((r) => encodeRecord(r)), ...columns.map(({ keyPath }) => records.map((r) => indexKey(r, keyPath)))],
-          );
+          await rewrite(client, s, c, records);
         }
       }
+    },
+  },
+  {
+    version: 4,
+    name: 'links as records of their own, from the id arrays on both sides (IndexedDB version 7)',
+    up: (s) => [table(s, 'links'), ...indexStatements(s, 'links')],
+    // As IndexedDB's migration 7 does (core/links/carry-over.ts): the other sides first, then the assets.
+    async data(client, s) {
+      const carry = new LinkCarryOver();
+      for (const kind of LINKED_KINDS) {
+        for await (const { records } of batches(client, s, kind)) {
+          const made = records.map((r) => carry.fromOther(kind, r as { id: string; assets?: string[] }));
+          await rewrite(client, s, kind, made.map((m) => m.record));
+          await putLinks(client, s, made.flatMap((m) => m.links));
+        }
+      }
+      for await (const { records } of batches(client, s, 'assets')) {
+        const assets = records as unknown as Parameters<LinkCarryOver['fromAsset']>[0][];
+        const ids = assets.flatMap((a) => carry.linkIdsOf(a));
+        const rows = ids.length === 0 ? [] : await client.query<{ data: string }>(`SELECT data::text AS data FROM ${s}.links WHERE id = ANY($1::text[])`, [ids]);
+        const existing = new Map(rows.map((r) => decodeRecord<LinkRecord>(r.data)).map((l) => [l.id, l]));
+        const made = assets.map((a) => carry.fromAsset(a, existing));
+        await rewrite(client, s, 'assets', made.map((m) => m.record as unknown as Record<string, unknown>));
+        await putLinks(client, s, made.flatMap((m) => m.links));
+      }
+      if (carry.next === undefined) return;
+      await client.query(
+        `INSERT INTO ${s}.meta (id, data) VALUES ($1, $2::json) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data`,
+        [POSITION_ID, encodeRecord({ id: POSITION_ID, value: carry.next })],
+      );
     },
   },
 ];

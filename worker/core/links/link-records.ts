@@ -1,0 +1,193 @@
+/**
+ * The links between assets and their tags, websites, workstream summaries, persons and conversations: one
+ * `links` record per linked pair (records.ts LinkRecord), so linking writes one small record however many
+ * links either side has, and a read takes only the links it shows.
+ *
+ * Each side reads its links through an index whose key is a prefix naming the side, then a rank:
+ *
+ *   `asset` index (an asset's tags, …):    JSON.stringify([asset, kind]) + rank
+ *   `other` index (a tag's assets, …):     JSON.stringify([kind, other]) + rank
+ *
+ * The JSON of an array of strings is never a prefix of another's (a string ends at its one unescaped quote)
+ * and a rank is RANK_DIGITS decimal digits, all below ':', so `[prefix, prefix + ':')` holds one side
+ * exactly. A rank is MAX_POSITION minus the link's position on that side, and positions come from one
+ * counter in `meta` (POSITION_ID): a newer link ranks first, so an index read gives the newest first and a
+ * bounded one (`limit`) the newest that many. Lists are answered oldest first, the order the id arrays on
+ * both records had before version 7 of the IndexedDB schema; a migration or a restore gives each side the
+ * positions of its old array, so the order carries over.
+ */
+import type { AssetRecord, AssetWithLinks, LinkRecord, LinkedKind, WithAssets } from '../store/records.ts';
+import { LINKED_KINDS } from '../store/records.ts';
+import type { KeyRange, ReadTx, WriteTx } from '../store/store.ts';
+
+/** The `meta` record holding the next link position. */
+export const POSITION_ID = 'links.position';
+const RANK_DIGITS = 15;
+const MAX_POSITION = 10 ** RANK_DIGITS - 1;
+
+/**
+ * How many of its assets a tag, website, summary, person or conversation shows inside a wire Asset (the
+ * newest linked): reading an asset then reads a bounded number of links, whatever the tag's size. Read on
+ * its own (`GET /tags`, a conversation), each lists all of them.
+ */
+export const NESTED_ASSETS_SHOWN = 100;
+/**
+ * How many conversations a wire Asset lists (the newest linked): they accrue with use, every conversation
+ * that drew on the asset. `GET /asset/{id}/conversations` lists all of them.
+ */
+export const ASSET_CONVERSATIONS_SHOWN = 100;
+
+export const linkId = (kind: LinkedKind, other: string, asset: string) => JSON.stringify([kind, other, asset]);
+const assetSide = (asset: string, kind: LinkedKind) => JSON.stringify([asset, kind]);
+const otherSide = (kind: LinkedKind, other: string) => JSON.stringify([kind, other]);
+const rank = (position: number) => String(MAX_POSITION - position).padStart(RANK_DIGITS, '0');
+const side = (prefix: string): KeyRange => ({ lower: prefix, upper: `${prefix}:`, upperOpen: true });
+
+/** The record linking `asset` with `other`, at a position on each side (a later position lists later). */
+export function linkRecord(kind: LinkedKind, other: string, asset: string, positions: { asset: number; other: number }): LinkRecord {
+  return {
+    id: linkId(kind, other, asset),
+    kind,
+    asset,
+    other,
+    assetKey: assetSide(asset, kind) + rank(positions.asset),
+    otherKey: otherSide(kind, other) + rank(positions.other),
+  };
+}
+
+/** Per write transaction: its next position (the counter is read once, however many links the write makes). */
+const counters = new WeakMap<WriteTx, Promise<{ next: number }>>();
+
+/**
+ * Takes `count` positions, later than every link's so far, in the caller's transaction; answers the first.
+ * Concurrent calls in one transaction (an import stores assets side by side) each get their own.
+ */
+export async function takePositions(tx: WriteTx, count = 1): Promise<number> {
+  let counter = counters.get(tx);
+  if (!counter) counters.set(tx, (counter = tx.get('meta', POSITION_ID).then((r) => ({ next: Number(r?.value ?? 0) }))));
+  const state = await counter;
+  const first = state.next;
+  state.next += count;
+  // Put in the order taken, so the last put holds the highest.
+  await tx.put('meta', { id: POSITION_ID, value: state.next });
+  return first;
+}
+
+/** Whether `asset` is linked with `other`. */
+export async function isLinked(tx: ReadTx, kind: LinkedKind, other: string, asset: string): Promise<boolean> {
+  return (await tx.get('links', linkId(kind, other, asset))) !== undefined;
+}
+
+/** Links `asset` with `other` (the newest link on both sides); false when they were linked already. */
+export async function addLink(tx: WriteTx, kind: LinkedKind, other: string, asset: string): Promise<boolean> {
+  if (await isLinked(tx, kind, other, asset)) return false;
+  const position = await takePositions(tx);
+  await tx.put('links', linkRecord(kind, other, asset, { asset: position, other: position }));
+  return true;
+}
+
+/** Unlinks `asset` from `other`; false when they were not linked. */
+export async function removeLink(tx: WriteTx, kind: LinkedKind, other: string, asset: string): Promise<boolean> {
+  if (!(await isLinked(tx, kind, other, asset))) return false;
+  await tx.delete('links', linkId(kind, other, asset));
+  return true;
+}
+
+/** The ids of what the asset links to of one kind, oldest first; with `limit`, the newest that many. */
+export async function linkedTo(tx: ReadTx, asset: string, kind: LinkedKind, limit?: number): Promise<string[]> {
+  const links = await tx.getAllFromIndex('links', 'asset', side(assetSide(asset, kind)), limit);
+  return links.map((l) => l.other).reverse();
+}
+
+/** The ids of the assets linked to `other`, oldest first; with `limit`, the newest that many. */
+export async function assetsOf(tx: ReadTx, kind: LinkedKind, other: string, limit?: number): Promise<string[]> {
+  const links = await tx.getAllFromIndex('links', 'other', side(otherSide(kind, other)), limit);
+  return links.map((l) => l.asset).reverse();
+}
+
+/** Limits on what a read of links lists: how many conversations of an asset, how many assets of the others. */
+export interface LinkLimits {
+  conversations?: number;
+  assets?: number;
+}
+
+/** What a wire Asset shows (see NESTED_ASSETS_SHOWN, ASSET_CONVERSATIONS_SHOWN). */
+export const SHOWN_IN_ASSET: LinkLimits = { conversations: ASSET_CONVERSATIONS_SHOWN, assets: NESTED_ASSETS_SHOWN };
+
+/** The asset with the ids of what it links to, kind by kind. */
+export async function withLinks(tx: ReadTx, asset: AssetRecord, limits: LinkLimits = {}): Promise<AssetWithLinks> {
+  const [tags, websites, summaries, persons, conversations] = await Promise.all(
+    LINKED_KINDS.map((kind) => linkedTo(tx, asset.id, kind, kind === 'conversations' ? limits.conversations : undefined)),
+  );
+  return { ...asset, tags: tags!, websites: websites!, summaries: summaries!, persons: persons!, conversations: conversations! };
+}
+
+/** The records with the ids of their assets. */
+export function withAssets<R extends { id: string }>(tx: ReadTx, kind: LinkedKind, records: readonly R[], limits: LinkLimits = {}): Promise<WithAssets<R>[]> {
+  return Promise.all(records.map(async (r) => ({ ...r, assets: await assetsOf(tx, kind, r.id, limits.assets) })));
+}
+
+/**
+ * Every link, read at once and sorted by side: for reads that build many records (a listing of every
+ * asset, every tag), where one read of the collection costs less than an index read per record.
+ */
+export class LinkTable {
+  private byId = new Map<string, LinkRecord>();
+  private byAsset = new Map<string, LinkRecord[]>();
+  private byOther = new Map<string, LinkRecord[]>();
+
+  constructor(links: readonly LinkRecord[]) {
+    for (const link of links) {
+      this.byId.set(link.id, link);
+      push(this.byAsset, assetSide(link.asset, link.kind), link);
+      push(this.byOther, otherSide(link.kind, link.other), link);
+    }
+    for (const list of this.byAsset.values()) list.sort((a, b) => compare(a.assetKey, b.assetKey) || compare(a.id, b.id));
+    for (const list of this.byOther.values()) list.sort((a, b) => compare(a.otherKey, b.otherKey) || compare(a.id, b.id));
+  }
+
+  /** Every link, or with `kind` every link of that kind (through the `other` index: `["tags","…`). */
+  static async read(tx: ReadTx, kind?: LinkedKind): Promise<LinkTable> {
+    if (kind === undefined) return new LinkTable(await tx.getAll('links'));
+    const prefix = `${JSON.stringify([kind]).slice(0, -1)},"`;
+    return new LinkTable(await tx.getAllFromIndex('links', 'other', { lower: prefix, upper: `${prefix.slice(0, -1)}#`, upperOpen: true }));
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  get(id: string): LinkRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  linkedTo(asset: string, kind: LinkedKind, limit?: number): string[] {
+    return newest(this.byAsset.get(assetSide(asset, kind)), limit).map((l) => l.other);
+  }
+
+  assetsOf(kind: LinkedKind, other: string, limit?: number): string[] {
+    return newest(this.byOther.get(otherSide(kind, other)), limit).map((l) => l.asset);
+  }
+
+  withLinks(asset: AssetRecord, limits: LinkLimits = {}): AssetWithLinks {
+    const ids = (kind: LinkedKind) => this.linkedTo(asset.id, kind, kind === 'conversations' ? limits.conversations : undefined);
+    return { ...asset, tags: ids('tags'), websites: ids('websites'), summaries: ids('summaries'), persons: ids('persons'), conversations: ids('conversations') };
+  }
+
+  withAssets<R extends { id: string }>(kind: LinkedKind, record: R, limits: LinkLimits = {}): WithAssets<R> {
+    return { ...record, assets: this.assetsOf(kind, record.id, limits.assets) };
+  }
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The first `limit` of a side's links (newest first), oldest first. */
+function newest(links: readonly LinkRecord[] | undefined, limit = Infinity): LinkRecord[] {
+  return (links ?? []).slice(0, limit).reverse();
+}
