@@ -60,6 +60,11 @@ describe('query analysis', () => {
     expect(names(lexical, analyseQuery(lexical, typos, 'the')).length).toBe(1);
   });
 
+  it('keeps "get", the commonest verb of function names, as a query word', () => {
+    const { lexical, typos } = index('def get_timezone(): pass', 'how to read a file');
+    expect(names(lexical, analyseQuery(lexical, typos, 'how to get the timezone'))).toEqual(['get:1', 'timezon:1']);
+  });
+
   it('adds the parts of a compound identifier at half weight', () => {
     const { lexical, typos } = index('def parse_args(argv): pass');
     expect(names(lexical, analyseQuery(lexical, typos, 'parseArgs x'))).toEqual(['parsearg:1', 'pars:0.5', 'arg:0.5']);
