@@ -2,12 +2,20 @@
 // `tessera serve …` (see worker/node/cli.ts). The Node host is TypeScript: it is bundled with esbuild
 // (its npm packages left as imports) into node_modules/.cache/tessera/ at each start, which takes well
 // under a second, so the command always runs the sources as they are.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// npm packs a package's command whatever `files` says; the package holds the browser modes only.
+if (!existsSync(join(root, 'worker', 'node', 'cli.ts'))) {
+  console.error(
+    'tessera: the Node host runs from a clone of the Tessera repository (this npm package holds the browser modes only):\n' +
+      '  git clone <the repository> tessera && cd tessera && npm ci && npx tessera serve',
+  );
+  process.exit(1);
+}
+const { build } = await import('esbuild');
 const outfile = join(root, 'node_modules', '.cache', 'tessera', 'node', 'cli.mjs');
 
 const result = await build({

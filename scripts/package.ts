@@ -9,15 +9,16 @@
  *   files and onnxruntime-web's wasm (scripts/worker-bundle.ts); and `sw.js`, Tessera's own worker (a
  *   classic script, without the app's shell) for a host that has none: its assets are its folder; and
  *   `tessera-embedded.js`, the embedded mode's Worker, which likewise finds them beside itself;
- * - `pkg/types/`: the declarations of those entries and what they name (tsc).
+ * - `pkg/types/`: one self-contained declaration file per entry, `worker.d.ts`, `client.d.ts` and
+ *   `embedded.d.ts` (./package-types.ts).
  *
  * Everything the modules need is inside them, so the package has no runtime dependencies and installs
  * offline.
  */
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { writeDeclarations } from './package-types.ts';
 import { bundleServiceWorker, EMBEDDED_SCRIPT, PACKAGED_FILES, packagedNames, repoRoot } from './worker-bundle.ts';
 
 const out = join(repoRoot, 'pkg');
@@ -61,13 +62,12 @@ for (const [name, source] of pageEntries) {
   });
 }
 
-// Declarations: the worker's entry with the WebWorker lib, the page's with the DOM (they cannot share one program).
-const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
-const declarations = (files: string[], lib: string[]) =>
-  execFileSync(tsc, ['--ignoreConfig', ...files, '--declaration', '--emitDeclarationOnly', '--outDir', join(out, 'types'), '--rootDir', repoRoot, '--lib', lib.join(','),
-    '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--strict', '--skipLibCheck', '--allowImportingTsExtensions',
-    '--rewriteRelativeImportExtensions', '--verbatimModuleSyntax', '--resolveJsonModule', '--types', '', '--jsx', 'react-jsx', '--jsxImportSource', 'preact'], { cwd: repoRoot, stdio: 'inherit' });
-declarations(['worker/browser/install.ts'], ['ES2022', 'WebWorker']);
-declarations(pageEntries.map(([, source]) => source), ['ES2022', 'DOM', 'DOM.Iterable']);
+await writeDeclarations(
+  [
+    { name: 'worker', source: 'worker/browser/install.ts', lib: ['ES2022', 'WebWorker'] },
+    ...pageEntries.map(([name, source]) => ({ name, source, lib: ['ES2022', 'DOM', 'DOM.Iterable'] })),
+  ],
+  join(out, 'types'),
+);
 
 console.log(`tessera package: pkg/ (${['worker', ...pageEntries.map(([name]) => name)].join(', ')}, assets, types)`);

@@ -1,7 +1,9 @@
 // Builds the IDE example into a folder, as a host project that installed the `tessera` package would:
-// first the package itself (`npm run package`: pkg/, what the tarball holds), then the example's page
-// (src/main.ts) and its service worker (sw.ts), bundled by esbuild with `tessera/…` resolved through the
-// package's `exports` (a self-reference: the example sits inside the package), beside index.html,
+// first the package itself (`npm run package`: pkg/, what the tarball holds), then type-checks the
+// example against the package's declarations (tsconfig.json, tsconfig.sw.json; a type error fails the
+// build), then bundles the example's page (src/main.ts) and its service worker (sw.ts) with esbuild,
+// `tessera/…` resolved through the package's `exports` (a self-reference: the example sits inside the
+// package; tsc resolves it the same way), beside index.html,
 // styles.css and the package's assets (`tessera-assets/`, the worker's `assetsUrl`).
 //
 //   node examples/ide/build.mjs [out folder, default examples/ide/dist]
@@ -17,7 +19,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Builds into `out`; resolves once every file is written. */
 export async function buildIdeExample(out = join(here, 'dist'), options = {}) {
-  execFileSync('npm', ['run', '--silent', 'package'], { cwd: join(here, '../..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  const root = join(here, '../..');
+  execFileSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (const config of ['tsconfig.json', 'tsconfig.sw.json']) {
+    execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(here, config)], { cwd: here, stdio: ['ignore', 'inherit', 'inherit'] });
+  }
   mkdirSync(out, { recursive: true });
   // The package's assets folder, found the way a host finds it: through the package's exports.
   const assets = dirname(createRequire(import.meta.url).resolve('tessera/assets/tessera-embedded.js'));

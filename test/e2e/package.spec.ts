@@ -6,12 +6,16 @@
  * origin + '/tessera/api' and at the desktop address http://localhost:39300 (same data, nothing listens
  * there: the worker answers), the host's route and a plain file still work, streams arrive through the
  * WebSocket shim, and the data survives a reload and a worker stop. The page's Content-Security-Policy
- * allows exactly what the README says a host needs (`connect-src 'self' http://localhost:39300`).
- * `tessera/embedded` from the same package runs the same flow without a service worker, the SDK given its `fetch`.
+ * (enforced: these tests do not bypass it) allows exactly what the README says a host needs (`connect-src
+ * 'self' http://localhost:39300`), and an alias it does not allow is refused before the worker sees it.
+ * `tessera/embedded` from the same package runs the same flow without a service worker under another base,
+ * the SDK given its `fetch`, and its Worker stopped and started again. The package's declarations
+ * type-check in the host with no `skipLibCheck` and none of the repository's dependencies; the package has
+ * no `tessera` command (the Node host runs from the repository).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,11 +30,16 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const DESKTOP = 'http://localhost:39300';
 const BASE = '/tessera/api';
 const POLICY = `default-src 'self'; connect-src 'self' ${DESKTOP}`;
+/** An alias the host worker answers but the page's policy does not allow. */
+const UNLISTED = 'http://localhost:39301';
+
+// The pages' own policy (POLICY) applies: Playwright's config bypasses CSP for the other specs.
+test.use({ bypassCSP: false });
 
 const HOST_WORKER = `
 import { installTessera } from 'tessera/worker';
 declare const self: ServiceWorkerGlobalScope;
-installTessera(self, { base: '${BASE}', aliases: ['${DESKTOP}'], assetsUrl: '/tessera-assets/' });
+installTessera(self, { base: '${BASE}', aliases: ['${DESKTOP}', '${UNLISTED}'], assetsUrl: '/tessera-assets/' });
 self.addEventListener('install', (event) => event.waitUntil(self.skipWaiting()));
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener('fetch', (event) => {
@@ -61,12 +70,26 @@ installTessera(scope, { assetsUrl: 5 });
   'client-types.ts': {
     lib: 'ES2022,DOM',
     code: `
-import { installWebSocketShim, ready, register } from 'tessera/client';
+import { createApi, installWebSocketShim, ready, register, type Asset, type SearchedAssets, type Seed } from 'tessera/client';
 const registered: Promise<void> = register({ base: '/tessera/api', aliases: ['http://localhost:39300'] });
 const restore: () => void = installWebSocketShim({ base: '/tessera/api' });
 void ready(); void registered; void restore;
 // @ts-expect-error: a base is a path
 void register({ base: 42 });
+// The wire models, as the service answers them.
+const seed: Seed = { type: 'SEEDED_ASSET', asset: { application: { id: 'host', name: 'OPEN_SOURCE', version: '1', platform: 'WEB', onboarded: true, privacy: 'OPEN' }, format: { fragment: { string: { raw: 'x = 1' } } } } };
+const api = createApi({ base: '/tessera/api' });
+const created: Promise<Asset> = api.create(seed);
+const found: Promise<SearchedAssets> = api.search('x');
+export async function names(): Promise<string[]> {
+  const asset = await created;
+  const language: string | null | undefined = asset.formats.iterable?.[0]?.classification?.specific;
+  void language;
+  return (await found).iterable.map((hit) => hit.identifier);
+}
+// @ts-expect-error: a seed's type is one of the contract's
+const wrong: Seed = { type: 'SEEDED_SNIPPET' };
+void wrong;
 `,
   },
   'embedded-types.ts': {
@@ -174,12 +197,14 @@ declare global {
   }
 }
 
-test("the package's exports come with types", async () => {
+test("the package's exports come with types that a host type-checks without skipLibCheck", async () => {
   const host = join(dir, 'host');
+  // The host has none of the repository's packages: only its own, and tessera.
+  expect((await readdir(join(host, 'node_modules'))).filter((name) => !name.startsWith('.'))).toEqual(['tessera']);
   for (const [name, { code, lib }] of Object.entries(TYPED_USES)) {
     await writeFile(join(host, name), code);
     const tsc = join(repoRoot, 'node_modules', '.bin', 'tsc');
-    const args = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022', '--lib', lib, '--types', '', '--skipLibCheck', name];
+    const args = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022', '--lib', lib, '--types', '', name];
     const result = (() => {
       try {
         return execFileSync(tsc, args, { cwd: host, encoding: 'utf8' });
@@ -191,10 +216,27 @@ test("the package's exports come with types", async () => {
   }
 });
 
+test("the package holds the browser modes only: its tessera command says the Node host runs from a clone", async () => {
+  const host = join(dir, 'host');
+  const installed = join(host, 'node_modules', 'tessera');
+  const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { bin?: unknown; dependencies?: unknown };
+  expect(manifest.dependencies).toBeUndefined();
+  // npm packs a command whatever `files` says: installed, it explains instead of failing on a missing module.
+  const run = spawnSync(process.execPath, [join(host, 'node_modules', '.bin', 'tessera'), 'serve'], { encoding: 'utf8' });
+  expect(run.status).toBe(1);
+  expect(run.stderr).toContain('the Node host runs from a clone of the Tessera repository');
+  expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find/);
+  // Its files: the manifest, the README, the command and pkg/ (what scripts/package.ts builds), nothing of the sources.
+  expect((await readdir(installed)).sort()).toEqual(['README.md', 'bin', 'package.json', 'pkg']);
+  expect(await readdir(join(installed, 'bin'))).toEqual(['tessera.mjs']);
+});
+
 test('a host worker with installTessera: the SDK at its base and at the desktop address, its own route, streams, restarts', async ({ page }) => {
   test.setTimeout(120_000);
   allowEndpoint(origin);
   allowEndpoint(DESKTOP);
+  // Refused by the page's policy before anything is sent (below); Chromium still reports the request.
+  allowEndpoint(UNLISTED);
   await page.goto(`${origin}/`);
   await page.evaluate(async ({ BASE, DESKTOP }) => {
     await window.host.register({ base: BASE, aliases: [DESKTOP] });
@@ -226,6 +268,17 @@ test('a host worker with installTessera: the SDK at its base and at the desktop 
   expect(await text('/plain.txt')).toBe('200 a plain file\n');
   expect(await text('/api/assets')).toBe('404 not found\n');
   expect(await text(`${BASE}/no-such-route`)).toMatch(/^404 .*route_not_found/);
+
+  // An alias the worker answers but the page's connect-src does not list: the page's policy refuses it
+  // before the worker sees it (so the README's policy is needed, and enforced here).
+  const unlisted = await page.evaluate(async (UNLISTED) => {
+    const violation = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (event) => resolve(`${event.effectiveDirective} ${event.blockedURI}`), { once: true }),
+    );
+    const outcome = await fetch(`${UNLISTED}/assets`).then((response) => `answered ${response.status}`, (error: unknown) => `refused ${(error as Error).name}`);
+    return { outcome, violation: await violation };
+  }, UNLISTED);
+  expect(unlisted).toEqual({ outcome: 'refused TypeError', violation: `connect-src ${UNLISTED}/assets` });
 
   // A stream through the shim at the desktop address: its first frame, then the next write's.
   const streamed = await page.evaluate(async ({ seed, BASE, DESKTOP }) => {
@@ -301,15 +354,15 @@ test("a module service worker imports the package's worker.js as it is", async (
   expect(health).toMatch(/^200 ok/);
 });
 
-test("tessera/embedded from the package, no service worker: the SDK with fetchApi at /api and the desktop address, streams, a reload", async ({ page }) => {
-  test.setTimeout(60_000);
+test("tessera/embedded from the package, no service worker: the SDK with fetchApi under its base and at the desktop address, streams, a stopped Worker, a reload", async ({ page }) => {
+  test.setTimeout(90_000);
   allowEndpoint(origin);
   const start = () =>
-    page.evaluate(async (DESKTOP) => {
-      const embedded = window.host.startEmbedded({ assetsUrl: '/tessera-assets/', aliases: [DESKTOP] });
+    page.evaluate(async ({ BASE, DESKTOP }) => {
+      const embedded = window.host.startEmbedded({ base: BASE, assetsUrl: '/tessera-assets/', aliases: [DESKTOP] });
       await embedded.ready();
       Object.assign(window, { embedded });
-    }, DESKTOP);
+    }, { BASE, DESKTOP });
   const listAt = (basePath: string) =>
     page.evaluate(async (basePath) => {
       const { AssetsApi, Configuration } = window.host.sdk;
@@ -317,6 +370,12 @@ test("tessera/embedded from the package, no service worker: the SDK with fetchAp
       const snapshot = await new AssetsApi(new Configuration({ basePath, fetchApi: embedded.fetch })).assetsSnapshot({ transferables: false });
       return snapshot.iterable.map((asset) => [asset.id, asset.name]);
     }, basePath);
+  /** What `embedded.fetch` answers for `url` (status and the start of the body), or how it fails. */
+  const embeddedText = (url: string) =>
+    page.evaluate(async (url) => {
+      const { embedded } = window as unknown as { embedded: { fetch: typeof fetch } };
+      return embedded.fetch(url).then(async (response) => `${response.status} ${(await response.text()).slice(0, 40)}`, (error: unknown) => `failed: ${(error as Error).message}`);
+    }, url);
   await page.goto(`${origin}/`);
   await start();
 
@@ -338,10 +397,20 @@ test("tessera/embedded from the package, no service worker: the SDK with fetchAp
   }, { seed: fragmentSeed(PYTHON_SNIPPET, { name: 'embedded' }) as object, DESKTOP });
   expect(streamed.frames[1]).toContain(streamed.id);
   expect(streamed.typo).toEqual([streamed.id]);
-  expect(await listAt(`${origin}/api`)).toEqual([[streamed.id, 'embedded']]);
+  const stored = [[streamed.id, 'embedded']];
+  expect(await listAt(`${origin}${BASE}`)).toEqual(stored);
+  // The base is the one given: /api is not Tessera's here, and goes to the page's own fetch (the server's 404).
+  expect(await embeddedText(`${origin}/api/assets`)).toBe('404 not found\n');
+  expect(await embeddedText(`${origin}${BASE}/.well-known/health`)).toMatch(/^200 ok/);
   expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+
+  // The Worker stopped: calls fail saying so; a new one started on the same page has the data.
+  await page.evaluate(() => (window as unknown as { embedded: { terminate(): void } }).embedded.terminate());
+  expect(await embeddedText(`${origin}${BASE}/.well-known/health`)).toBe('failed: tessera: the embedded worker was terminated');
+  await start();
+  expect(await listAt(`${origin}${BASE}`)).toEqual(stored);
 
   await page.reload();
   await start();
-  expect(await listAt(DESKTOP)).toEqual([[streamed.id, 'embedded']]);
+  expect(await listAt(DESKTOP)).toEqual(stored);
 });

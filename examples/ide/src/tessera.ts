@@ -2,7 +2,7 @@
  * The IDE's link to Tessera, through the package's public exports only: its own service worker (../sw.ts,
  * which installs Tessera under BASE) controls this page, so Tessera answers plain `fetch` and its sockets.
  */
-import { createApi, TesseraSocket, type Asset, type SearchedAssets, type Seed } from 'tessera/client';
+import { createApi, TesseraSocket, type Asset, type QGPTRelevanceOutput, type QGPTStreamOutput, type SearchedAssets, type Seed } from 'tessera/client';
 
 export const BASE = '/tessera/api';
 
@@ -34,7 +34,7 @@ export function saveSnippet(text: string): Promise<Asset> {
 }
 
 function snippetSeed(text: string): Seed {
-  return { type: 'SEEDED_ASSET', asset: { application: APPLICATION, format: { fragment: { string: { raw: text } } } } } as Seed;
+  return { type: 'SEEDED_ASSET', asset: { application: APPLICATION, format: { fragment: { string: { raw: text } } } } };
 }
 
 export function searchSnippets(query: string, signal: AbortSignal): Promise<SearchedAssets> {
@@ -68,7 +68,7 @@ export async function relatedSnippets(fileText: string, limit: number, signal: A
     signal,
   });
   if (!response.ok) throw new Error(`relevance: HTTP ${response.status}`);
-  const output = (await response.json()) as { relevant: { iterable: { asset?: { id: string } }[] } };
+  const output = (await response.json()) as QGPTRelevanceOutput;
   const ids = [...new Set(output.relevant.iterable.map((r) => r.asset?.id).filter((id): id is string => !!id))].slice(0, limit);
   return Promise.all(ids.map(async (id) => summaryOf(await api.getAsset(id))));
 }
@@ -86,7 +86,7 @@ export function askAbout(code: string, question: string, onText: (delta: string)
       socket.send(JSON.stringify({ question: { query: question, relevant: { iterable: [{ seed: snippetSeed(code) }] } }, request }));
     };
     socket.onmessage = (event) => {
-      const frame = JSON.parse(event.data as string) as { request?: string; status?: string; question?: { answers: { iterable: { text: string }[] } }; error_message?: string };
+      const frame = JSON.parse(event.data as string) as QGPTStreamOutput;
       if (frame.request !== request) return;
       if (frame.status === 'IN-PROGRESS') {
         const delta = frame.question?.answers.iterable[0]?.text ?? '';
@@ -97,7 +97,7 @@ export function askAbout(code: string, question: string, onText: (delta: string)
         resolve(answer);
       } else if (frame.status && frame.status !== 'INITIALIZED') {
         socket.close();
-        reject(new Error(frame.error_message ?? `the answer ended ${frame.status}`));
+        reject(new Error(frame.errorMessage ?? `the answer ended ${frame.status}`));
       }
     };
     socket.onclose = () => reject(new Error('the answer stream closed'));
