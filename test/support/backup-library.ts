@@ -91,13 +91,15 @@ export async function buildLibrary(store: Store, now = steppingClock()): Promise
   await saveExchange(ctx, { conversation: 'conv-1', query: 'and in Go?', answer: 'fmt.Println.', assets: [go, py] });
   await saveExchange(ctx, { conversation: 'conv-2', query: 'where is the config read?', answer: 'load_config.', assets: [yaml] });
 
-  const settings = await api.app.request('/api/qgpt/settings', {
+  const settings = await api.request('/qgpt/settings', {
     method: 'PUT',
     body: JSON.stringify({ url: 'http://localhost:11434/v1', model: 'llama3', apiKey: API_KEY }),
     headers: { 'content-type': 'application/json' },
   });
   await ok({ status: settings.status, text: await settings.text() }, 'settings');
   await vectorIndexFor(ctx).current();
+  // Written now, not by its timer in the middle of a test that compares the store before and after a request.
+  await vectorIndexFor(ctx).saveSnapshot();
   return { api, ctx, embedder, ids: { py, go, png, bytes, yaml } };
 }
 
@@ -135,7 +137,7 @@ export async function listings(api: TestApi, ctx: ServiceContext) {
 }
 
 export async function publicSettings(api: TestApi) {
-  return (await api.app.request('/api/qgpt/settings')).json();
+  return (await api.request('/qgpt/settings')).json();
 }
 
 /** GET /backup's text. */

@@ -180,14 +180,14 @@ export function chatServersPerTest(afterEach: (hook: () => Promise<void>) => voi
 }
 
 export async function configureChatEndpoint(
-  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  api: { request(path: string, init: RequestInit): Response | Promise<Response> },
   server: Pick<ChatServer, 'url'>,
   extra: { model?: string; apiKey?: string; enabled?: boolean } = {},
 ): Promise<void> {
-  const response = await app.request('/api/qgpt/settings', {
+  const response = await api.request('/qgpt/settings', {
     method: 'PUT',
     body: JSON.stringify({ url: server.url, model: 'test-model', ...extra }),
     headers: { 'content-type': 'application/json' },
   });
-  if (response.status !== 200) throw new Error(`PUT /api/qgpt/settings answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 200) throw new Error(`PUT /qgpt/settings answered ${response.status}: ${await response.text()}`);
 }

@@ -151,7 +151,7 @@ for (const [engine, open] of Object.entries(STORES)) {
       expect(all.vectors.embedded).toBe(5);
       const py = all.perAsset['6f913b9b-0c1e-434c-9a35-372c895496fb'] as { conversations: { iterable: { id: string; messages: { iterable: unknown[] } }[] } };
       expect(py.conversations.iterable.map((c) => [c.id, c.messages.iterable.length])).toEqual([['conv-1', 4]]);
-      expect((await target.api.app.request('/api/qgpt/settings')).status).toBe(200);
+      expect((await target.api.request('/qgpt/settings')).status).toBe(200);
     });
   });
 }

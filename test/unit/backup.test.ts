@@ -37,7 +37,7 @@ for (const [engine, open] of Object.entries(STORES)) {
   describe(`backup: ${engine}`, () => {
     it('is NDJSON: a versioned header, one line per record, a trailer whose counts and SHA-256 match; dated attachment; no API key', async () => {
       const { api, ids } = await buildLibrary(await open());
-      const response = await api.app.request('/api/backup');
+      const response = await api.request('/backup');
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/x-ndjson');
       expect(response.headers.get('content-disposition')).toBe('attachment; filename="tessera-backup-2026-03-01.ndjson"');
@@ -111,7 +111,7 @@ for (const [engine, open] of Object.entries(STORES)) {
       const calls: string[] = [];
       const spy = spyOn(api.store, calls);
       const { api: app } = await openLibrary(spy);
-      const response = await app.app.request('/api/backup');
+      const response = await app.request('/backup');
       const reader = response.body!.getReader();
       await reader.read(); // the header
       const early = calls.filter((c) => c === 'read').length;
@@ -119,7 +119,7 @@ for (const [engine, open] of Object.entries(STORES)) {
       // The header's transaction, and at most two ahead (the stream keeps one chunk buffered).
       expect(early).toBeLessThanOrEqual(3);
       expect(calls.filter((c) => c === 'read').length).toBe(early);
-      const whole = await (await app.app.request('/api/backup')).text();
+      const whole = await (await app.request('/backup')).text();
       expect(whole.split('\n').length).toBeGreaterThan(40);
       expect(calls.filter((c) => c.startsWith('getAll'))).toEqual([]);
       expect(calls.filter((c) => c.startsWith('getRange')).every((c) => Number(c.split(' ')[2]) <= 256)).toBe(true);

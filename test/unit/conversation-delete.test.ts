@@ -83,9 +83,9 @@ describe('conversation delete while it answers', () => {
     const api = await createTestApi();
     const py = (await api.create(fragmentSeed(PYTHON_SNIPPET, { name: 'parse_args' }))).id as string;
     const server = await startChat({ reply: 'word '.repeat(200), chunkSize: 5, delayMs: 20 });
-    await configureChatEndpoint(api.app, server);
+    await configureChatEndpoint(api, server);
     const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
-    const response = await api.app.request('/api/qgpt/stream', {
+    const response = await api.request('/qgpt/stream', {
       method: 'POST',
       body: JSON.stringify({ question: { query: 'how?', relevant }, conversation: 'live', request: 'r' }),
     });

@@ -86,7 +86,7 @@ describe('POST /qgpt/settings/test', () => {
 
     const chat = await startChat();
     chat.reply = 'ok';
-    await configureChatEndpoint(api.app, chat);
+    await configureChatEndpoint(api, chat);
     const ok = (await api.post('/qgpt/settings/test')).json();
     expect(ok.ok).toBe(true);
     expect(ok.message).toMatch(/^Connected: /);

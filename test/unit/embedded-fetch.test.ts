@@ -50,7 +50,7 @@ function gatedStream() {
 describe('the embedded request path', () => {
   it('answers what the app answers: a write with its JSON body, then a read', async () => {
     const api = await createTestApi();
-    const { fetchApi, tracked, close } = connect(async (request) => api.app.fetch(request));
+    const { fetchApi, tracked, close } = connect(api.fetch);
     const created = await fetchApi('/api/assets/create?transferables=false', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -60,7 +60,7 @@ describe('the embedded request path', () => {
     expect(created.headers.get('content-type')).toContain('application/json');
     const id = ((await created.json()) as { id: string }).id;
     const viaPort = await (await fetchApi(`/api/asset/${id}?transferables=false`)).json();
-    const direct = await (await api.app.request(`/api/asset/${id}?transferables=false`)).json();
+    const direct = await (await api.request(`/asset/${id}?transferables=false`)).json();
     expect(viaPort).toEqual(direct);
     const bad = await fetchApi('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
     expect(bad.status).toBe(400);

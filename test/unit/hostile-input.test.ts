@@ -78,7 +78,7 @@ beforeAll(async () => {
   const summary = (await api.post('/workstream_summaries/create', { name: 'week', model: { id: 'extractive', version: '1', created: { value: '2026-01-01T00:00:00.000Z' }, name: 'extractive', cloud: false, type: 'SPEED', usage: 'CODE_SEARCH' } })).json();
   await seedConversation(py.id);
   const relevant = (await api.post('/qgpt/relevance', { query: 'parse command line arguments', options: { database: true } })).json();
-  const backup = await (await api.app.request('/api/backup')).text();
+  const backup = await (await api.request('/backup')).text();
   library = {
     assets: [py.id, go.id],
     asset: py,
@@ -106,7 +106,7 @@ async function send(request: HostileRequest): Promise<{ status: number; text: st
   const init: RequestInit = { method: request.method, headers };
   if (request.body?.text !== undefined) init.body = request.body.text;
   const url = `http://localhost/api${request.target}`;
-  const response = await api.app.request(url, init);
+  const response = await api.fetch(new Request(url, init));
   const text = await response.text();
   // The route's path as the contract table names it (Hono takes `/assets/` for `/assets`).
   const path = new URL(url).pathname.slice('/api'.length).replace(/(.)\/+$/, '$1');
@@ -146,7 +146,7 @@ async function probe(route: Route, request: HostileRequest): Promise<void> {
     // A valid write may have deleted what the next requests name: pick the library again.
     if (route.method !== 'GET') await refreshLibrary();
   }
-  const health = await api.app.request('/api/.well-known/health');
+  const health = await api.request('/.well-known/health');
   if (health.status !== 200 || (await health.text()) !== 'ok') throw new Error(`the service stopped answering after: ${where}`);
 }
 

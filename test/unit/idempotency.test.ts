@@ -170,7 +170,7 @@ describe('every write route honours the key', () => {
       if (!unchecked.test(path)) return api.call(method, path, body, headers);
       const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
       if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      const response = await api.app.request(`/api${path}`, init);
+      const response = await api.request(path, init);
       return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
     };
     for (const [i, [method, path, body]] of writes.entries()) {

@@ -41,7 +41,7 @@ const chatServer = chatServersPerTest(afterEach);
 
 /** `/qgpt/settings` is Tessera's own API (not in the contract table): called on the app directly. */
 async function settings(method: string, body?: unknown) {
-  const response = await api.app.request('/api/qgpt/settings', {
+  const response = await api.request('/qgpt/settings', {
     method,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
@@ -289,7 +289,7 @@ describe('generative answers from a configured chat-completions endpoint', () =>
     const server = await chatServer({ mode: 'silent' });
     await settings('PUT', { url: server.url, model: 'm' });
     const client = new AbortController();
-    const reply = api.app.request('/api/qgpt/question', {
+    const reply = api.request('/qgpt/question', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(question()),

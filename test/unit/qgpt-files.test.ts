@@ -126,7 +126,7 @@ describe('granted folders: services and /folders routes', () => {
     const services = createServices(withDefaults({ store, feed: api.feed, classifier: await testClassifier(), now: () => new Date('2026-02-03T04:05:06.000Z') }));
     // /folders is Tessera's own API, outside the contract table: requested on the app directly.
     const request = async (method: string, path: string) => {
-      const response = await api.app.request(`/api${path}`, { method });
+      const response = await api.request(path, { method });
       const text = await response.text();
       if (response.status >= 400) expect(ErrorBodySchema.parse(JSON.parse(text)).error.status).toBe(response.status);
       return { status: response.status, text, json: () => JSON.parse(text) };

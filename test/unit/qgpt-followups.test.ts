@@ -34,7 +34,7 @@ const startChat = chatServersPerTest(afterEach);
 
 async function configure(options: Parameters<typeof startChatServer>[0]) {
   const server = await startChat(options);
-  await configureChatEndpoint(api.app, server);
+  await configureChatEndpoint(api, server);
   return server;
 }
 

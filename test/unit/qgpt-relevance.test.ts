@@ -148,7 +148,7 @@ describe('POST /qgpt/relevance', () => {
       expect(reply.status, JSON.stringify(body) + (query ?? '')).toBe(status);
       expect(reply.json().error.message.length).toBeGreaterThan(0);
     }
-    expect((await api.app.request('/api/qgpt/relevance', { method: 'POST', body: '{not json' })).status).toBe(400);
+    expect((await api.request('/qgpt/relevance', { method: 'POST', body: '{not json' })).status).toBe(400);
     const after = await dumpStore(api.store);
     expect(after.relevant).toEqual(before.relevant);
     expect(after.assets).toEqual(before.assets);
