@@ -59,7 +59,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     throw new Error(`Binding ${hostname} lets other machines connect: give a token (--token or TESSERA_TOKEN), which every client then sends as 'Authorization: Bearer <token>'.`);
   }
   const storage = await openStorage(options);
-  const hostApp = createHostApp({ ...storage, base: options.base, token });
+  const hostApp = createHostApp({ ...storage, base: options.base, token, deps: storage.deps });
   let server: Server;
   try {
     server = await listen(hostApp, { port: options.port ?? DEFAULT_PORT, hostname });
