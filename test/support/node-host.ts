@@ -1,6 +1,6 @@
 /**
  * The Node host as a child process (`node bin/tessera.mjs serve`, what `npm run start:node` runs), on a
- * free port (`--port 0`; the port is read from its start line), and the official SDK pointed at it with
+ * free port unless told (`--port 0`; the port is read from its start line), and the official SDK pointed at it with
  * every response checked against the contract.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,11 +32,13 @@ export interface HostProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
+/** Starts `tessera serve` with `args` on a free port, unless `args` or `env` (PORT) name one. */
 export async function startHostProcess(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<HostProcess> {
-  const child = spawn(process.execPath, ['bin/tessera.mjs', 'serve', '--port', '0', ...args], {
+  const port = args.includes('--port') || env.PORT ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, ['bin/tessera.mjs', 'serve', ...port, ...args], {
     cwd: ROOT,
-    // The tests say which storage a host uses: none inherits the runner's DATABASE_URL.
-    env: { ...process.env, DATABASE_URL: '', ...env },
+    // The tests say which storage, address and token a host uses: none inherits the runner's.
+    env: { ...process.env, DATABASE_URL: '', PORT: '', TESSERA_HOST: '', TESSERA_DATA_DIR: '', TESSERA_SCHEMA: '', TESSERA_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
