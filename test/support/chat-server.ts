@@ -41,6 +41,8 @@ export interface ChatServer {
   chunkSize: number;
   /** Milliseconds between chunks. */
   delayMs: number;
+  /** Chat requests whose client closed the connection before the answer ended. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     reply: options.reply ?? 'The answer is in [1].',
     chunkSize: options.chunkSize ?? 8,
     delayMs: options.delayMs ?? 5,
+    abandoned: 0,
   };
   const cors = {
     'access-control-allow-origin': '*',
@@ -86,6 +89,9 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     }
     res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
+    res.on('close', () => {
+      if (!res.writableEnded) state.abandoned++;
+    });
     if (state.mode === 'silent') return;
     if (state.mode === 'malformed') {
       res.end('data: {not json\n\n');
@@ -162,7 +168,6 @@ function chunk(text: string, size: number): string[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Makes `server` the answerer's endpoint (`PUT /api/qgpt/settings` on an app); throws unless it is stored. */
 /**
  * `startChatServer` for one test file: the servers it starts are closed after each test. `afterEach` is
  * the framework's hook (vitest's `afterEach`, or `(fn) => test.afterEach(fn)` in Playwright).
@@ -179,6 +184,7 @@ export function chatServersPerTest(afterEach: (hook: () => Promise<void>) => voi
   };
 }
 
+/** Makes `server` the answerer's endpoint (`PUT /qgpt/settings`; `api.request` takes paths under the API root); throws unless it is stored. */
 export async function configureChatEndpoint(
   api: { request(path: string, init: RequestInit): Response | Promise<Response> },
   server: Pick<ChatServer, 'url'>,

@@ -11,7 +11,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { serve } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { createApp, type App } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { withDefaults, type Deps, type ServiceContext } from '../core/deps.ts';
@@ -152,7 +152,15 @@ export function createHostApp(options: HostAppOptions): HostApp {
 /** Serves a host app on @hono/node-server: HTTP through its `fetch`, WebSocket upgrades through its sockets. */
 export async function listen(hostApp: HostApp, address: { port: number; hostname: string }): Promise<Server> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const created = serve({ fetch: hostApp.fetch, ...address }, () => resolve(created as Server)) as Server;
+    const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+      const response = await hostApp.fetch(request);
+      // Answered before the whole request body arrived (a 413 on its declared length, a refusal that read
+      // none of it): what is still coming cannot be told from a next request, so this connection carries
+      // no other, and the client knows to open a new one instead of finding it closed under its next request.
+      if (!env.incoming.complete) env.outgoing.setHeader('connection', 'close');
+      return response;
+    };
+    const created = serve({ fetch, ...address }, () => resolve(created as Server)) as Server;
     created.once('error', reject);
   });
   server.on('upgrade', (request, socket, head) => hostApp.sockets.upgrade(request, socket, head));
