@@ -42,7 +42,7 @@ const harnesses: Record<string, StoreHarness> = {
 };
 
 // The PostgreSQL server of DATABASE_URL (.ci/run starts one; docs/node.md says how to run it locally).
-const postgres = testPostgres();
+const postgres = testPostgres('the Store contract on PostgreSQL');
 if (postgres) {
   const schemas = new Set<string>();
   harnesses['PgStore (PostgreSQL)'] = {

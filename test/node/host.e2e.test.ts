@@ -3,11 +3,11 @@
  * process on a free port with a temporary data folder (PGlite), driven with the official SDK from Node
  * (every response checked against the contract) and real WebSockets (`ws`).
  */
-import type { Asset, Seed } from '@pieces.app/pieces-os-client';
+import { FlattenedAssetsFromJSON, type Asset, type Seed } from '@pieces.app/pieces-os-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION, GO_SNIPPET, PYTHON_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { configureChatEndpoint, startChatServer } from '../support/chat-server.ts';
-import { openSocket, sdk, startHostProcess, wsUrl, type HostProcess } from '../support/node-host.ts';
+import { hostCall, openSocket, sdk, startHostProcess, wsUrl, type HostProcess } from '../support/node-host.ts';
 import { preparedDataDir } from '../support/pg.ts';
 
 const seed = (raw: string) => fragmentSeed(raw) as unknown as Seed;
@@ -77,26 +77,38 @@ describe('Node host on PGlite, through the official SDK', { timeout: 180_000 }, 
   it('streams over real WebSockets: the snapshot first, then a delta per change; /qgpt/stream and health', async () => {
     const identifiers = await openSocket(wsUrl(host.url, '/assets/stream/identifiers'));
     const assets = await openSocket(wsUrl(host.url, '/assets/stream'));
+    const transferables = await openSocket(wsUrl(host.url, '/assets/stream/transferables'));
     const snapshot = await identifiers.next();
     expect(snapshot.iterable.map((x: { asset: { id: string } }) => x.asset.id).sort()).toEqual(
       (await api.assets.assetsSnapshot({ transferables: false })).iterable.map((a) => a.id).sort(),
     );
     const assetsSnapshot = await assets.next();
     expect(assetsSnapshot.iterable).toHaveLength(3);
+    // /assets/stream/transferables: the same snapshot, each format with its content.
+    const full = (await transferables.next()).iterable as Asset[];
+    expect(full.map((a) => a.id).sort()).toEqual(assetsSnapshot.iterable.map((a: Asset) => a.id).sort());
+    expect(full.find((a) => a.id === python.id)!.formats.iterable[0]!.fragment?.string?.raw).toBe(PYTHON_SNIPPET);
 
     const t0 = performance.now();
-    const created = await api.assets.assetsCreateNewAsset({ seed: seed('SELECT id, name FROM users WHERE active = 1;') });
+    const sql = 'SELECT id, name FROM users WHERE active = 1;';
+    const created = await api.assets.assetsCreateNewAsset({ seed: seed(sql) });
     expect(await identifiers.next()).toEqual({ iterable: [{ asset: { id: created.id } }] });
     const delta = await assets.next();
     expect(delta.iterable.map((a: { id: string }) => a.id)).toEqual([created.id]);
     expect(delta.iterable[0].formats.iterable[0].fragment).toBeUndefined(); // no transferables on /assets/stream
+    const fullDelta = await transferables.next();
+    expect(fullDelta.iterable.map((a: Asset) => a.id)).toEqual([created.id]);
+    expect(fullDelta.iterable[0].formats.iterable[0].fragment.string.raw).toBe(sql);
     const ms = performance.now() - t0;
     await api.assets.assetsDeleteAsset({ asset: created.id });
     expect(await identifiers.next()).toEqual({ iterable: [{ asset: { id: created.id }, deleted: true }] });
     expect((await assets.next()).iterable[0].deleted).toBeDefined();
-    console.log(`create to both stream deltas: ${ms.toFixed(1)} ms`);
+    // An asset's removal on the Assets streams: its last state with its `deleted` time.
+    expect((await transferables.next()).iterable.map((a: Asset) => [a.id, a.deleted !== undefined])).toEqual([[created.id, true]]);
+    console.log(`create to the three stream deltas: ${ms.toFixed(1)} ms`);
     identifiers.close();
     assets.close();
+    transferables.close();
 
     const health = await openSocket(wsUrl(host.url, '/.well-known/stream/health'));
     expect(await health.next(5000, true)).toBe('ok');
@@ -118,14 +130,53 @@ describe('Node host on PGlite, through the official SDK', { timeout: 180_000 }, 
     await expect(openSocket(wsUrl(host.url, '/assets/stream/nope'))).rejects.toThrow(/404/);
   });
 
+  it('reclassifies, imports, lists formats and activities, and exports, through the SDK', async () => {
+    const current = await api.asset.assetSnapshot({ asset: go.id });
+    const reclassified = await api.asset.assetReclassify({ assetReclassification: { ext: 'ts', asset: current } });
+    expect(reclassified.formats.iterable[0]!.classification).toMatchObject({ generic: 'CODE', specific: 'ts' });
+    expect(reclassified.formats.iterable[0]!.fragment?.string?.raw).toBe(GO_SNIPPET);
+    expect((await api.asset.assetSnapshot({ asset: go.id })).formats.iterable[0]!.classification.specific).toBe('ts');
+    await api.asset.assetReclassify({ assetReclassification: { ext: 'go', asset: reclassified } });
+
+    // POST /assets/import is Tessera's own (many seeds in one transaction); its answer is the SDK's FlattenedAssets.
+    const response = await fetch(`${host.url}/assets/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ iterable: [seed('fn imported_one() {}'), seed('def imported_two(): pass')] }),
+    });
+    expect(response.status).toBe(200);
+    const imported = FlattenedAssetsFromJSON(await response.json()).iterable!.map((a) => a.id);
+    expect(imported).toHaveLength(2);
+    expect((await api.asset.assetSnapshot({ asset: imported[1]! })).formats.iterable[0]!.fragment?.string?.raw).toBe('def imported_two(): pass');
+    expect((await api.assets.searchAssets({ query: 'imported_one' })).iterable[0]!.identifier).toBe(imported[0]);
+
+    const formats = await api.asset.assetFormats({ asset: python.id });
+    expect(formats.iterable.map((f) => f.id)).toEqual(python.formats.iterable.map((f) => f.id));
+    expect(formats.iterable[0]!.fragment?.string?.raw).toBe(PYTHON_SNIPPET);
+    expect((await api.asset.assetFormats({ asset: python.id, transferables: false })).iterable[0]!.fragment?.string).toBeUndefined();
+    expect((await api.assets.assetsSpecificAssetFormatsSnapshot({ asset: python.id })).iterable.map((f) => f.id)).toEqual(formats.iterable.map((f) => f.id));
+
+    const md = await api.asset.assetSpecificAssetExport({ asset: python.id, exportType: 'MD' });
+    expect(md.name).toBe('argument parser');
+    expect(md.raw.string!.raw).toMatch(/^# argument parser\n/);
+    expect(md.raw.string!.raw).toContain('```python\n' + PYTHON_SNIPPET + '\n```');
+    const html = await api.asset.assetSpecificAssetExport({ asset: python.id, exportType: 'HTML' });
+    expect(html.raw.string!.raw).toMatch(/^<!DOCTYPE html>/);
+    expect(html.raw.string!.raw).toContain('<title>argument parser</title>');
+
+    const eventsOf = async (asset: string) =>
+      (await api.asset.assetSpecificAssetActivities({ asset })).iterable.map((a) => {
+        expect(a.asset?.id).toBe(asset);
+        return Object.entries(a.event.asset?.identifierDescriptionPair ?? {}).filter(([, v]) => v !== undefined).map(([k]) => k);
+      });
+    expect(await eventsOf(python.id)).toEqual([['assetCreated'], ['assetNameUpdated'], ['assetUpdated'], ['assetFormatDownloaded'], ['assetFormatDownloaded']]);
+    expect(await eventsOf(go.id)).toEqual([['assetCreated'], ['assetFormatSpecificClassificationUpdated'], ['assetFormatSpecificClassificationUpdated']]);
+  });
+
   it('/qgpt/stream: a reset or a stop on one WebSocket leaves another WebSocket\'s answer running to COMPLETED', async () => {
     const chat = await startChatServer({ reply: 'token '.repeat(60), chunkSize: 6, delayMs: 15 });
     try {
-      const call = async (method: string, path: string, body?: unknown) => {
-        const response = await fetch(`${host.url}${path}`, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-        return { status: response.status, text: await response.text() };
-      };
-      await configureChatEndpoint({ call }, chat);
+      await configureChatEndpoint({ call: hostCall(host.url) }, chat);
       const [a, b] = [await openSocket(wsUrl(host.url, '/qgpt/stream')), await openSocket(wsUrl(host.url, '/qgpt/stream'))];
       const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: seed(PYTHON_SNIPPET).asset }, asset: { id: python.id } }] };
       a.ws.send(JSON.stringify({ question: { query: 'which library parses arguments?', relevant }, conversation: 'on-a', request: 'qa' }));

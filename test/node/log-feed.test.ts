@@ -6,7 +6,7 @@ import { LogFeed } from '../../worker/node/log-feed.ts';
 import { PostgresDatabase } from '../../worker/node/pg/database.ts';
 import { PgListener } from '../../worker/node/pg/listen.ts';
 import { PgStore } from '../../worker/node/pg/pg-store.ts';
-import { dropSchemas, openPgliteStore, testSchema } from '../support/pg.ts';
+import { dropSchemas, openPgliteStore, postgresUrl, testSchema } from '../support/pg.ts';
 
 /** Commits a change to `asset` through the core's commit (change log, seq, publish after commit). */
 function change(store: PgStore, feed: LogFeed, asset: string, kind: ChangeEvent['kind'] = 'created') {
@@ -67,7 +67,7 @@ describe('LogFeed (one instance, PGlite)', () => {
   });
 });
 
-const url = process.env.DATABASE_URL;
+const url = postgresUrl('LogFeed with LISTEN/NOTIFY on PostgreSQL');
 describe.skipIf(!url)('LogFeed with LISTEN/NOTIFY (two instances on PostgreSQL)', () => {
   const schemas = new Set<string>();
   const closers: (() => Promise<void> | void)[] = [];
@@ -78,11 +78,22 @@ describe.skipIf(!url)('LogFeed with LISTEN/NOTIFY (two instances on PostgreSQL)'
     await db.close();
   });
 
-  async function instance(schema: string) {
+  /** A feed's LISTEN session as the host makes it (storage.ts), without its poll: only NOTIFY and (re)connects read the log. */
+  function listenerOf(schema: string, feed: LogFeed, applicationName?: string) {
+    const target = new URL(url!);
+    if (applicationName) target.searchParams.set('application_name', applicationName);
+    return new PgListener({
+      url: target.href,
+      channels: { tessera_changes: (payload) => payload === schema && feed.poke() },
+      onConnect: () => feed.poke(),
+    });
+  }
+
+  async function instance(schema: string, applicationName?: string) {
     const db = await PostgresDatabase.open({ url: url! });
     const store = await PgStore.open(db, { schema, notify: 'tessera_changes' });
     const feed = await LogFeed.start(store);
-    const listener = new PgListener({ url: url!, channel: 'tessera_changes', schema, onChange: () => feed.poke(), pollMs: 60_000 });
+    const listener = listenerOf(schema, feed, applicationName);
     await listener.start();
     closers.push(async () => {
       listener.close();
@@ -113,7 +124,7 @@ describe.skipIf(!url)('LogFeed with LISTEN/NOTIFY (two instances on PostgreSQL)'
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(seen).toHaveLength(1);
     // ...and are delivered, in order, when B listens again (a reconnect reads the log).
-    const again = new PgListener({ url: url!, channel: 'tessera_changes', schema, onChange: () => b.feed.poke(), pollMs: 60_000 });
+    const again = listenerOf(schema, b.feed);
     await again.start();
     closers.push(() => again.close());
     await until(() => seen.length === 3);
@@ -122,6 +133,42 @@ describe.skipIf(!url)('LogFeed with LISTEN/NOTIFY (two instances on PostgreSQL)'
       [2, 'second'],
       [3, 'third'],
     ]);
+  });
+
+  it('its session killed (pg_terminate_backend), the listener connects again by itself and catches up what was committed meanwhile', async () => {
+    const schema = testSchema();
+    schemas.add(schema);
+    const name = `tessera_listener_${process.pid}`;
+    const a = await instance(schema);
+    const b = await instance(schema, name);
+    const admin = await PostgresDatabase.open({ url: url! });
+    closers.push(() => admin.close());
+    const seen: string[] = [];
+    b.feed.subscribe((e) => seen.push(e.asset));
+    await change(a.store, a.feed, 'before');
+    await until(() => seen.length === 1);
+
+    // Killed until a commit lands while B has no session (B reconnects after 100 ms, so the first try
+    // almost always does): that commit's NOTIFY reached nobody, and only the reconnect's read of the log
+    // can deliver it.
+    let missed: string | undefined;
+    for (let attempt = 0; attempt < 5 && !missed; attempt++) {
+      const killed = b.listener.session!;
+      const { rows } = await admin.pool.query('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1', [name]);
+      expect(rows).toEqual([{ done: true }]);
+      await until(() => b.listener.session !== killed, 5000);
+      const gone = b.listener.session === undefined;
+      await change(a.store, a.feed, `meanwhile-${attempt}`);
+      if (gone && b.listener.session === undefined) missed = `meanwhile-${attempt}`;
+      await until(() => b.listener.session !== undefined && b.listener.session !== killed, 10_000);
+    }
+    expect(missed).toBeDefined();
+    await until(() => seen.includes(missed!), 5000);
+    // And the new session hears NOTIFY again (no poll runs here).
+    await change(a.store, a.feed, 'after');
+    await until(() => seen.includes('after'), 5000);
+    expect(seen.filter((asset) => asset.startsWith('meanwhile') || asset === 'after')).toEqual([...seen.slice(1)]);
+    expect(seen.at(-1)).toBe('after');
   });
 
   it('only the library of its own schema is announced', async () => {

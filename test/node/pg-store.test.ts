@@ -8,7 +8,7 @@ import { PgliteDatabase, PostgresDatabase, type Database } from '../../worker/no
 import { decodeRecord, encodeRecord } from '../../worker/node/pg/encode.ts';
 import { quote, SCHEMA_VERSION } from '../../worker/node/pg/migrations.ts';
 import { PgStore } from '../../worker/node/pg/pg-store.ts';
-import { dropSchemas, pgliteTemplate, testPglite, testPostgres, testSchema } from '../support/pg.ts';
+import { dropSchemas, pgliteTemplate, postgresUrl, testPglite, testPostgres, testSchema } from '../support/pg.ts';
 
 describe('record encoding', () => {
   it('keeps what structured clone keeps: typed arrays, buffers, dates, maps, sets, undefined, -0, NaN, key order, U+0000', () => {
@@ -54,7 +54,7 @@ interface Engine {
 
 const schemas = new Set<string>();
 const engines: Engine[] = [{ name: 'PGlite', open: async (schema = testSchema()) => PgStore.open(await testPglite(), { schema }) }];
-const postgres = testPostgres();
+const postgres = testPostgres('PgStore on PostgreSQL');
 if (postgres) {
   engines.push({
     name: 'PostgreSQL',
@@ -246,13 +246,14 @@ for (const engine of engines) {
   });
 }
 
-describe.skipIf(!process.env.DATABASE_URL)('PgStore when PostgreSQL drops its connection', () => {
+const droppedUrl = postgresUrl('PgStore when PostgreSQL drops its connection');
+describe.skipIf(!droppedUrl)('PgStore when PostgreSQL drops its connection', () => {
   it('a write cut off is a 503 that commits nothing; the next one works on a new connection', async () => {
-    const url = new URL(process.env.DATABASE_URL!);
+    const url = new URL(droppedUrl!);
     const name = `tessera_victim_${process.pid}`;
     url.searchParams.set('application_name', name);
     const db = await PostgresDatabase.open({ url: url.href, max: 1 });
-    const admin = await PostgresDatabase.open({ url: process.env.DATABASE_URL! });
+    const admin = await PostgresDatabase.open({ url: droppedUrl! });
     const schema = testSchema();
     try {
       const store = await PgStore.open(db, { schema });

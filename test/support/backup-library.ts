@@ -93,6 +93,8 @@ export async function buildLibrary(store: Store, now = steppingClock()): Promise
 
   await ok(await api.call('PUT', '/qgpt/settings', { url: 'http://localhost:11434/v1', model: 'llama3', apiKey: API_KEY }), 'settings');
   await vectorIndexFor(ctx).current();
+  // Written now, not by its timer in the middle of a test that compares the store before and after a request.
+  await vectorIndexFor(ctx).saveSnapshot();
   return { api, ctx, embedder, ids: { py, go, png, bytes, yaml } };
 }
 

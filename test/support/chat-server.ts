@@ -43,6 +43,8 @@ export interface ChatServer {
   delayMs: number;
   /** How many answer chunks it has written so far (all requests). */
   chunksSent: number;
+  /** Chat requests whose client closed the connection before the answer ended. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     chunkSize: options.chunkSize ?? 8,
     delayMs: options.delayMs ?? 5,
     chunksSent: 0,
+    abandoned: 0,
   };
   const cors = {
     'access-control-allow-origin': '*',
@@ -89,6 +92,9 @@ export async function startChatServer(options: Partial<Pick<ChatServer, 'mode' |
     }
     res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
+    res.on('close', () => {
+      if (!res.writableEnded) state.abandoned++;
+    });
     if (state.mode === 'silent') return;
     if (state.mode === 'malformed') {
       res.end('data: {not json\n\n');
@@ -166,7 +172,6 @@ function chunk(text: string, size: number): string[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Makes `server` the answerer's endpoint (`PUT /api/qgpt/settings` on an app); throws unless it is stored. */
 /**
  * `startChatServer` for one test file: the servers it starts are closed after each test. `afterEach` is
  * the framework's hook (vitest's `afterEach`, or `(fn) => test.afterEach(fn)` in Playwright).
@@ -183,6 +188,7 @@ export function chatServersPerTest(afterEach: (hook: () => Promise<void>) => voi
   };
 }
 
+/** Makes `server` the answerer's endpoint (`PUT /qgpt/settings` through a checked `call`, paths under the API root); throws unless it is stored. */
 export async function configureChatEndpoint(
   api: { call(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> },
   server: Pick<ChatServer, 'url'>,

@@ -1,6 +1,6 @@
 /**
  * How much each hardening proof of issue 13 runs: in `npm test`, and in `npm run soak` (SOAK=1). The specs
- * and tests read their counts here; README.md's "Hardening: what the tests prove" gives the same figures,
+ * and tests read their counts here; docs/hardening.md gives the same figures,
  * and test/unit/hardening-doc.test.ts keeps the two in step.
  */
 export const SOAK = process.env.SOAK === '1';

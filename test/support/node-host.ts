@@ -1,6 +1,6 @@
 /**
  * The Node host as a child process (`node bin/tessera.mjs serve`, what `npm run start:node` runs), on a
- * free port (`--port 0`; the port is read from its start line), and the official SDK pointed at it with
+ * free port unless told (`--port 0`; the port is read from its start line), and the official SDK pointed at it with
  * every response checked against the contract.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,11 +32,13 @@ export interface HostProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
+/** Starts `tessera serve` with `args` on a free port, unless `args` or `env` (PORT) name one. */
 export async function startHostProcess(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<HostProcess> {
-  const child = spawn(process.execPath, ['bin/tessera.mjs', 'serve', '--port', '0', ...args], {
+  const port = args.includes('--port') || env.PORT ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, ['bin/tessera.mjs', 'serve', ...port, ...args], {
     cwd: ROOT,
-    // The tests say which storage a host uses: none inherits the runner's DATABASE_URL.
-    env: { ...process.env, DATABASE_URL: '', ...env },
+    // The tests say which storage, address and token a host uses: none inherits the runner's.
+    env: { ...process.env, DATABASE_URL: '', PORT: '', TESSERA_HOST: '', TESSERA_DATA_DIR: '', TESSERA_SCHEMA: '', TESSERA_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
@@ -87,6 +89,20 @@ export function sdk(basePath: string, headers: Record<string, string> = {}) {
   };
   const config = new Configuration({ basePath, fetchApi, headers });
   return { assets: new AssetsApi(config), asset: new AssetApi(config), qgpt: new QGPTApi(config), wellKnown: new WellKnownApi(config) };
+}
+
+/**
+ * Tessera's own routes on a running host, as the test API's `call` reaches them: a JSON body, the answer
+ * checked against the contract (responses.ts). `path` is under the host's URL.
+ */
+export function hostCall(url: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const init: RequestInit = { method, ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) };
+    const response = await fetch(`${url}${path}`, init);
+    const text = await response.text();
+    checkResponse({ method, path: path.split('?')[0]!, status: response.status, contentType: response.headers.get('content-type'), body: text });
+    return { status: response.status, text };
+  };
 }
 
 /** A WebSocket with its frames collected as they come; `next()` waits for the next unread frame. */

@@ -19,11 +19,24 @@ export function testPglite(): Promise<PgliteDatabase> {
   return pglite;
 }
 
+/**
+ * The URL of the PostgreSQL server the PostgreSQL part of a test file (`what`) runs on: DATABASE_URL. Never
+ * a silent skip: without it, under CI (whose .ci/run always starts PostgreSQL and sets it) this throws,
+ * failing the file; elsewhere it says on stderr what is skipped and how to run it, and answers undefined.
+ */
+export function postgresUrl(what: string): string | undefined {
+  const url = process.env.DATABASE_URL;
+  if (url) return url;
+  if (process.env.CI) throw new Error(`DATABASE_URL is not set, so ${what} cannot run: .ci/run must start PostgreSQL (scripts/postgres.sh) and export it`);
+  console.warn(`SKIPPED without DATABASE_URL: ${what}. To run it: export DATABASE_URL="$(sudo bash scripts/postgres.sh)"`);
+  return undefined;
+}
+
 let postgres: Promise<PostgresDatabase> | undefined;
 
-/** The PostgreSQL server of DATABASE_URL (undefined when it is not set). */
-export function testPostgres(): Promise<PostgresDatabase> | undefined {
-  const url = process.env.DATABASE_URL;
+/** The PostgreSQL server of DATABASE_URL for `what` (see postgresUrl: undefined, said, when it is not set). */
+export function testPostgres(what: string): Promise<PostgresDatabase> | undefined {
+  const url = postgresUrl(what);
   if (!url) return undefined;
   postgres ??= PostgresDatabase.open({ url });
   return postgres;
@@ -48,7 +61,7 @@ const suiteSchemas = new Set<string>();
  * schema is dropped after the test file.
  */
 export async function openPostgresStore(): Promise<PgStore> {
-  const db = testPostgres();
+  const db = testPostgres('the route and domain suites on PostgreSQL');
   if (!db) throw new Error('TESSERA_TEST_STORE=postgres needs DATABASE_URL (see scripts/postgres.sh)');
   const schema = testSchema('tu');
   suiteSchemas.add(schema);
@@ -57,7 +70,7 @@ export async function openPostgresStore(): Promise<PgStore> {
 
 if (process.env.TESSERA_TEST_STORE === 'postgres') {
   afterAll(async () => {
-    const db = testPostgres();
+    const db = postgres;
     if (!db) return;
     await dropSchemas(await db, suiteSchemas);
     await (await db).close();

@@ -2,19 +2,21 @@
 import 'fake-indexeddb/auto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll } from 'vitest';
 import { IdbStore } from '../../worker/browser/idb-store.ts';
-import { createApp } from '../../worker/core/app.ts';
+import { createApp, type App } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
-import { withDefaults, type Deps } from '../../worker/core/deps.ts';
+import { withDefaults, type Deps, type ServiceContext } from '../../worker/core/deps.ts';
 import { MemoryFeed, type ChangeEvent, type Feed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { openPgliteStore, openPostgresStore } from './pg.ts';
 import { checkResponse } from './responses.ts';
 import { testClassifier } from './classifier.ts';
+import { close as closeHost, createHostApp, listen, type HostApp } from '../../worker/node/host.ts';
 import { importModule } from '../../worker/node/import-modules.ts';
+import { LogFeed } from '../../worker/node/log-feed.ts';
+import { PgStore } from '../../worker/node/pg/pg-store.ts';
 
 export interface Reply {
   status: number;
@@ -26,24 +28,19 @@ export interface Reply {
 let stores = 0;
 
 /**
- * `TESSERA_TEST_TRANSPORT=http`: each test app is served by @hono/node-server on a free port, as the Node
- * host serves it, and `call` goes over real HTTP (`fetch`) instead of `app.request()`.
+ * `TESSERA_TEST_TRANSPORT=http`: each test app is the Node host's own composition (worker/node/host.ts
+ * createHostApp: at the root path, on a LogFeed, behind the token check, with the shared asset cache on
+ * PostgreSQL) listening on a free port as startHost serves it, and every request goes over real HTTP
+ * (`fetch`) with the token; only the storage is the test's. Otherwise the core app answers in process at
+ * /api, as in the service worker.
  */
 const overHttp = process.env.TESSERA_TEST_TRANSPORT === 'http';
-const servers: Server[] = [];
+const TOKEN = 'route-tests';
+const servers: { server: Server; hostApp: HostApp }[] = [];
 if (overHttp) {
   afterAll(async () => {
-    await Promise.all(servers.map((server) => new Promise((resolve) => (server.close(resolve), server.closeAllConnections()))));
+    await Promise.all(servers.map(({ server, hostApp }) => closeHost(server, hostApp)));
   });
-}
-
-async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<string> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const created = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(created as Server)) as Server;
-    created.once('error', reject);
-  });
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /**
@@ -60,20 +57,16 @@ async function defaultStore(): Promise<Store> {
 }
 
 /**
- * The core app on a given store, driven through `app.request()`. Every reply is checked against
- * the contract (its schema, or the JSON error body) before the test sees it.
+ * The core app on a given store (and feed), driven in process or, with `TESSERA_TEST_TRANSPORT=http`, over
+ * HTTP through the Node host's composition. Every reply of `call` is checked against the contract (its
+ * schema, or the JSON error body) before the test sees it; `request` is for answers read as they stream,
+ * whose reader checks them part by part.
  */
 export async function createTestApi(
   options: { store?: Store; feed?: Feed; classifier?: Classifier } & Pick<Deps, 'maxBodyBytes' | 'maxRestoreBytes' | 'files' | 'fetch' | 'embedder' | 'now'> = {},
 ) {
   const store = options.store ?? (await defaultStore());
-  const feed = options.feed ?? new MemoryFeed();
-  const events: ChangeEvent[] = [];
-  feed.subscribe((event) => events.push(event));
-  // The context the app runs with, for tests that reach a layer under the routes (the vector index).
-  const ctx = withDefaults({
-    store,
-    feed,
+  const deps = {
     classifier: options.classifier ?? (await testClassifier()),
     loadModule: importModule,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
@@ -82,10 +75,45 @@ export async function createTestApi(
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.embedder ? { embedder: options.embedder } : {}),
     ...(options.now ? { now: options.now } : {}),
-  });
-  const app = createApp(ctx);
+  };
+  const events: ChangeEvent[] = [];
+  let ctx: ServiceContext;
+  let app: App;
+  /** Answers a request whose path is under /api, as the page addresses the API. */
+  let fetchApi: (request: Request) => Promise<Response>;
+  if (overHttp) {
+    const feed = options.feed ?? (await LogFeed.start(store));
+    const shared = store instanceof PgStore && store.db.kind === 'postgres';
+    const hostApp = createHostApp({ store, feed, shared, token: TOKEN, deps });
+    const server = await listen(hostApp, { port: 0, hostname: '127.0.0.1' });
+    servers.push({ server, hostApp });
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ctx = hostApp.ctx;
+    app = hostApp.app;
+    fetchApi = (request) => {
+      const url = new URL(request.url);
+      const headers = new Headers(request.headers);
+      headers.set('authorization', `Bearer ${TOKEN}`);
+      return fetch(`${origin}${url.pathname.replace(/^\/api(?=\/|$)/, '')}${url.search}`, {
+        method: request.method,
+        headers,
+        ...(request.body ? { body: request.body, duplex: 'half' } : {}),
+        signal: request.signal,
+      } as RequestInit);
+    };
+  } else {
+    // The context the app runs with, for tests that reach a layer under the routes (the vector index).
+    ctx = withDefaults({ store, feed: options.feed ?? new MemoryFeed(), ...deps });
+    app = createApp(ctx);
+    fetchApi = async (request) => app.fetch(request);
+  }
+  const feed = ctx.feed;
+  feed.subscribe((event) => events.push(event));
 
-  const origin = overHttp ? await listen((request) => app.fetch(request)) : undefined;
+  /** A request to the API under test; `path` is under the API's root (`/assets`), as in the SDK. */
+  function request(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetchApi(new Request(`http://localhost/api${path}`, init));
+  }
 
   /** `signal` aborts the request as a client that goes away does. */
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Reply & { headers: Headers }> {
@@ -94,7 +122,7 @@ export async function createTestApi(
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       init.headers = { 'content-type': 'application/json', ...headers };
     }
-    const response = origin ? await fetch(`${origin}/api${path}`, init) : await app.request(`/api${path}`, init);
+    const response = await request(path, init);
     const text = await response.text();
     const contentType = response.headers.get('content-type');
     checkResponse({ method, path: path.split('?')[0], status: response.status, contentType, body: text });
@@ -109,11 +137,14 @@ export async function createTestApi(
   }
 
   return {
+    /** The core app of `ctx`, in process (its routes; requests go through `request`, `fetch` or `call`). */
     app,
     ctx,
     store,
     feed,
     events,
+    request,
+    fetch: fetchApi,
     call,
     create,
     get: (path: string) => call('GET', path),

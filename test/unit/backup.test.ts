@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../worker/core/app.ts';
 import { BACKUP_STORES } from '../../worker/core/backup/format.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { API_KEY, backupText, buildLibrary, listings, openLibrary, publicSettings } from '../support/backup-library.ts';
@@ -110,9 +111,11 @@ for (const [engine, open] of Object.entries(STORES)) {
       const { api } = await buildLibrary(await open());
       const calls: string[] = [];
       const spy = spyOn(api.store, calls);
-      const { api: app } = await openLibrary(spy);
-      // Read in part, so on the app itself; the whole answer goes through the checked call below.
-      const response = await app.app.request('/api/backup');
+      const library = await openLibrary(spy);
+      // The core's stream, in process: its reads follow the reader's pulls. (Over HTTP the server pulls as
+      // fast as the socket's buffers take the bytes, whatever the client reads.) The whole answer goes
+      // through the checked call below.
+      const response = await createApp(library.ctx).request('/api/backup');
       const reader = response.body!.getReader();
       await reader.read(); // the header
       const early = calls.filter((c) => c === 'read').length;
@@ -120,7 +123,7 @@ for (const [engine, open] of Object.entries(STORES)) {
       // The header's transaction, and at most two ahead (the stream keeps one chunk buffered).
       expect(early).toBeLessThanOrEqual(3);
       expect(calls.filter((c) => c === 'read').length).toBe(early);
-      const whole = (await app.get('/backup')).text;
+      const whole = (await library.api.get('/backup')).text;
       expect(whole.split('\n').length).toBeGreaterThan(40);
       // No collection read whole (each record's links come from an index range of its own).
       expect(calls.filter((c) => c.startsWith('getAll '))).toEqual([]);

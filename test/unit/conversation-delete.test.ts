@@ -86,7 +86,7 @@ describe('conversation delete while it answers', () => {
     const server = await startChat({ reply: 'word '.repeat(200), chunkSize: 5, delayMs: 20 });
     await configureChatEndpoint(api, server);
     const relevant = { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: fragmentSeed(PYTHON_SNIPPET).asset }, asset: { id: py } }] };
-    const response = await api.app.request('/api/qgpt/stream', {
+    const response = await api.request('/qgpt/stream', {
       method: 'POST',
       body: JSON.stringify({ question: { query: 'how?', relevant }, conversation: 'live', request: 'r' }),
     });
@@ -100,7 +100,7 @@ describe('conversation delete while it answers', () => {
     }
     expect((await api.post('/conversations/live/delete')).status).toBe(204);
     for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
-    // Read as it streamed (so on the app itself), checked against the contract once whole.
+    // Read as it streamed, checked against the contract once whole.
     checkResponse({ method: 'POST', path: '/qgpt/stream', status: response.status, contentType: response.headers.get('content-type'), body: text });
     expect(text).toContain('"STOPPED"');
     expect(await api.store.read((tx) => tx.getAll('conversations'))).toEqual([]);

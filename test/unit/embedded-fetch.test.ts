@@ -50,7 +50,7 @@ function gatedStream() {
 describe('the embedded request path', () => {
   it('answers what the app answers: a write with its JSON body, then a read', async () => {
     const api = await createTestApi();
-    const { fetchApi, tracked, close } = connect(async (request) => api.app.fetch(request));
+    const { fetchApi, tracked, close } = connect(api.fetch);
     const created = await fetchApi('/api/assets/create?transferables=false', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

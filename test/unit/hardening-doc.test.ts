@@ -30,6 +30,11 @@ describe("docs/hardening.md's figures are the tests' parameters", () => {
     // The three: test:unit (memory), test:unit:idb, test:unit:node (PGlite over HTTP), all in npm test.
     expect(packageJson.scripts.test).toMatch(/test:unit && .*test:unit:idb && .*test:unit:node/);
     expect(packageJson.scripts['test:unit:node']).toContain('TESSERA_TEST_STORE=pglite TESSERA_TEST_TRANSPORT=http');
+    // The fourth: test:unit:postgres (PostgreSQL over HTTP), which npm test runs when DATABASE_URL is set.
+    expect(text).toContain('and on a fourth, PostgreSQL over HTTP, when `DATABASE_URL` is set (always under CI)');
+    expect(packageJson.scripts.test).toMatch(/test:unit:node && .*test:unit:postgres:if-set/);
+    expect(packageJson.scripts['test:unit:postgres:if-set']).toMatch(/DATABASE_URL.*npm run test:unit:postgres;.*CI.*exit 1/);
+    expect(packageJson.scripts['test:unit:postgres']).toContain('TESSERA_TEST_STORE=postgres TESSERA_TEST_TRANSPORT=http');
     expect(text).toContain(`${ROUTES.length} routes × ${browser.test} requests = ${n(ROUTES.length * browser.test)} from a page`);
     expect(text).toContain(`Soak: ${node.soak} a route in Node (memory and fake-indexeddb), ${browser.soak} a route in Chromium`);
     expect(packageJson.scripts.soak).toContain('SOAK=1 vitest run test/unit/hostile-input.test.ts && SOAK=1 TESSERA_TEST_STORE=idb vitest run test/unit/hostile-input.test.ts');

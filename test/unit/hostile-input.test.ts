@@ -20,7 +20,8 @@
  *
  * Requests per route: test/support/hardening.ts's count for `npm test`, its larger one with `SOAK=1` (npm run
  * soak); FUZZ_RUNS and FUZZ_SEED set others. On the memory store, on fake-indexeddb with
- * TESSERA_TEST_STORE=idb, and on PGlite over HTTP in test:unit:node.
+ * TESSERA_TEST_STORE=idb, and over HTTP through the Node host on PGlite (test:unit:node) and PostgreSQL
+ * (test:unit:postgres).
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -108,7 +109,7 @@ async function send(request: HostileRequest): Promise<{ status: number; text: st
   const body = bodyText(request.body);
   if (body !== undefined) init.body = body;
   const url = `http://localhost/api${request.target}`;
-  const response = await api.app.request(url, init);
+  const response = await api.fetch(new Request(url, init));
   const text = await response.text();
   // The route's path as the contract table names it (Hono takes `/assets/` for `/assets`).
   const path = new URL(url).pathname.slice('/api'.length).replace(/(.)\/+$/, '$1');

@@ -3,79 +3,24 @@
  * turns into frames), read as it arrives and parsed by the official SDK's `QGPTStreamOutputFromJSON`;
  * the conversations the exchanges store, read back through `GET /asset/{id}/conversations`.
  */
-import { ConversationsFromJSON, QGPTStreamOutputFromJSON } from '@pieces.app/pieces-os-client';
+import { ConversationsFromJSON } from '@pieces.app/pieces-os-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
-import { QGPTStreamOutputSchema } from '../../worker/core/model/schemas.ts';
 import { conversationName, saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import { deltasOf } from '../../worker/core/streams/deltas.ts';
 import { SOCKET_HEADER } from '../../worker/core/streams/protocol.ts';
 import { BOTH_INPUTS_ERROR, NOTHING_TO_ANSWER } from '../../worker/core/streams/qgpt.ts';
 import { chatServersPerTest, configureChatEndpoint, startChatServer } from '../support/chat-server.ts';
+import { FrameReader, type QGPTStreamOutput } from '../support/qgpt-frames.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
-type Answers = { answers: { iterable: { text: string; score: number }[] } };
-/** A narrow view of QGPTStreamOutput (the inferred wire type is too deep for the type checker here). */
-interface QGPTStreamOutput {
-  conversation: string;
-  request?: string;
-  status?: string;
-  statusCode?: number | null;
-  errorMessage?: string;
-  question?: Answers;
-  relevance?: { relevant: { iterable: { asset?: { id: string } }[] }; answer?: Answers };
-}
-
-/** Frames of one input, read line by line as the worker sends them. */
-class FrameReader {
-  readonly frames: QGPTStreamOutput[] = [];
-  readonly #reader: ReadableStreamDefaultReader<string>;
-  #pending = '';
-
-  constructor(body: NonNullable<Response['body']>) {
-    this.#reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  }
-
-  /** The next frame, checked against the contract and parsed by the SDK; undefined at the end. */
-  async next(): Promise<QGPTStreamOutput | undefined> {
-    for (;;) {
-      const newline = this.#pending.indexOf('\n');
-      if (newline >= 0) {
-        const line = this.#pending.slice(0, newline);
-        this.#pending = this.#pending.slice(newline + 1);
-        const json = JSON.parse(line);
-        expect(QGPTStreamOutputSchema.safeParse(json).success, line).toBe(true);
-        expect(QGPTStreamOutputFromJSON(json).conversation).toBe(json.conversation);
-        this.frames.push(json);
-        return json;
-      }
-      const { done, value } = await this.#reader.read();
-      if (done) {
-        expect(this.#pending).toBe('');
-        return undefined;
-      }
-      this.#pending += value;
-    }
-  }
-
-  /** Every remaining frame. */
-  async rest(): Promise<QGPTStreamOutput[]> {
-    while (await this.next());
-    return this.frames;
-  }
-
-  cancel(): Promise<void> {
-    return this.#reader.cancel();
-  }
-}
-
 /**
  * POSTs one input frame; `socket` names the socket it comes on (the `tessera-socket` header). Read as it
- * streams, so on the app itself: FrameReader checks each frame against the contract.
+ * streams: FrameReader checks each frame against the contract.
  */
 async function open(api: TestApi, input: unknown, socket?: string): Promise<FrameReader> {
-  const response = await api.app.request('/api/qgpt/stream', {
+  const response = await api.request('/qgpt/stream', {
     method: 'POST',
     body: typeof input === 'string' ? input : JSON.stringify(input),
     headers: { 'content-type': 'application/json', ...(socket ? { [SOCKET_HEADER]: socket } : {}) },

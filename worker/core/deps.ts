@@ -9,6 +9,7 @@ import type { Feed } from './feed/feed.ts';
 import { NO_MODULES, type LoadModule } from './lazy-modules.ts';
 import { NO_FILES, type FileSource } from './qgpt/files/files.ts';
 import type { Store } from './store/store.ts';
+import { NO_OTHER_INSTANCES, type OtherInstances } from './streams/running.ts';
 
 /** Everything the runtime-agnostic core needs from its host. */
 export interface Deps {
@@ -37,6 +38,11 @@ export interface Deps {
   fetch?: typeof fetch;
   /** Loads the big libraries the core needs only sometimes (lazy-modules.ts). Default none: those features fall back. */
   loadModule?: LoadModule;
+  /**
+   * The `/qgpt/stream` requests of other instances serving the same library, so a stop, a reset or a
+   * conversation's delete reaches them (streams/running.ts). Default none: the host is alone with its library.
+   */
+  otherInstances?: OtherInstances;
 }
 
 /**
@@ -60,6 +66,7 @@ export function withDefaults(deps: Deps): ServiceContext {
     maxRestoreBytes: DEFAULT_MAX_RESTORE_BYTES,
     files: NO_FILES,
     loadModule: NO_MODULES,
+    otherInstances: NO_OTHER_INSTANCES,
     ...deps,
     fetch: fetcher,
     embedder:

@@ -10,14 +10,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { createApp } from '../core/app.ts';
+import type { Duplex } from 'node:stream';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { createApp, type App } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
-import { withDefaults, type ServiceContext } from '../core/deps.ts';
+import { withDefaults, type Deps, type ServiceContext } from '../core/deps.ts';
+import type { Feed } from '../core/feed/feed.ts';
+import type { Store } from '../core/store/store.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
 import { importModule } from './import-modules.ts';
 import { nodeModelFiles } from './model-files.ts';
-import { Sockets, UNAUTHORIZED } from './sockets.ts';
+import { endWithError, Sockets, UNAUTHORIZED } from './sockets.ts';
 import { openStorage, type StorageOptions } from './storage.ts';
 
 export const DEFAULT_PORT = 39300;
@@ -51,43 +54,21 @@ export function isLoopback(hostname: string): boolean {
 
 export async function startHost(options: HostOptions = {}): Promise<Host> {
   const hostname = options.hostname ?? '127.0.0.1';
-  const base = (options.base ?? '').replace(/\/+$/, '');
   const token = options.token || undefined;
   if (!isLoopback(hostname) && !token) {
     throw new Error(`Binding ${hostname} lets other machines connect: give a token (--token or TESSERA_TOKEN), which every client then sends as 'Authorization: Bearer <token>'.`);
   }
   const storage = await openStorage(options);
-  const { store, feed } = storage;
-  const classifier = createLanguageClassifier({ modelFiles: nodeModelFiles() });
-  const ctx = withDefaults({ store, feed, classifier, base, loadModule: importModule, ...(storage.shared ? { assetCache: new SharedAssetCache(feed, store) } : {}) });
-  const app = createApp(ctx);
-
-  const authorized = (header: string | null | undefined) => !token || sameText(header ?? '', `Bearer ${token}`);
-  const fetch = (request: Request) => {
-    if (!authorized(request.headers.get('authorization')) && !OPEN_PATHS.has(new URL(request.url).pathname.slice(base.length))) {
-      return Response.json(UNAUTHORIZED, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
-    }
-    return app.fetch(request);
-  };
-  const sockets = new Sockets(ctx, {
-    base,
-    authorize: (request: IncomingMessage) => authorized(request.headers.authorization),
-    health: async () => (await app.request(`${base}/.well-known/health`)).text(),
-  });
-
+  const hostApp = createHostApp({ ...storage, base: options.base, token, deps: storage.deps });
   let server: Server;
   try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const created = serve({ fetch, port: options.port ?? DEFAULT_PORT, hostname }, () => resolve(created as Server)) as Server;
-      created.once('error', reject);
-    });
+    server = await listen(hostApp, { port: options.port ?? DEFAULT_PORT, hostname });
   } catch (error) {
     await storage.close();
     throw error;
   }
-  server.on('upgrade', (request, socket, head) => sockets.upgrade(request, socket, head));
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}${base}`;
+  const url = `http://${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}${hostApp.ctx.base}`;
   const banner = [`Tessera listening on ${url} (library: ${storage.describe})`];
   if (!isLoopback(hostname)) banner.push(`Not only this machine can connect: every request needs the header 'Authorization: Bearer <token>'.`);
   else if (token) banner.push(`Every request needs the header 'Authorization: Bearer <token>'.`);
@@ -96,20 +77,111 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   return {
     url,
     port,
-    ctx,
+    ctx: hostApp.ctx,
     banner,
     close() {
       closing ??= (async () => {
-        sockets.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        await close(server, hostApp);
         await storage.close();
       })();
       return closing;
     },
   };
+}
+
+export interface HostAppOptions {
+  store: Store;
+  feed: Feed;
+  /** Whether other instances write to the same database (PostgreSQL): the asset cache then checks the last seq before each use. */
+  shared: boolean;
+  /** The path prefix of the API. Default '' (the root). */
+  base?: string | undefined;
+  /** When set, asked of every request but the health and version checks (see the top of this file). */
+  token?: string | undefined;
+  /** Deps beyond the host's own (the relay of running requests; in tests a classifier, a clock, an embedder). */
+  deps?: Partial<Deps> | undefined;
+}
+
+/** The host's app, before it listens: the core app behind the token check, and the WebSockets. */
+export interface HostApp {
+  ctx: ServiceContext;
+  /** The core app, without the token check. */
+  app: App;
+  fetch(request: Request): Response | Promise<Response>;
+  sockets: Sockets;
+}
+
+/**
+ * The core app as the Node host composes it, on a store and feed it is given: the language model read
+ * from the npm package, the lazy modules imported, the asset cache of a shared database, the token check,
+ * the sockets. startHost serves it on its storage; the route tests' HTTP transport on theirs.
+ */
+export function createHostApp(options: HostAppOptions): HostApp {
+  const base = (options.base ?? '').replace(/\/+$/, '');
+  const token = options.token || undefined;
+  const { store, feed } = options;
+  const ctx = withDefaults({
+    store,
+    feed,
+    classifier: options.deps?.classifier ?? createLanguageClassifier({ modelFiles: nodeModelFiles() }),
+    loadModule: importModule,
+    ...(options.shared ? { assetCache: new SharedAssetCache(feed, store) } : {}),
+    ...options.deps,
+    base,
+  });
+  const app = createApp(ctx);
+  const authorized = (header: string | null | undefined) => !token || sameText(header ?? '', `Bearer ${token}`);
+  const sockets = new Sockets(ctx, {
+    base,
+    authorize: (request: IncomingMessage) => authorized(request.headers.authorization),
+    health: async () => (await app.request(`${base}/.well-known/health`)).text(),
+  });
+  return {
+    ctx,
+    app,
+    sockets,
+    fetch(request: Request) {
+      if (!authorized(request.headers.get('authorization')) && !OPEN_PATHS.has(new URL(request.url).pathname.slice(base.length))) {
+        return Response.json(UNAUTHORIZED, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+      }
+      return app.fetch(request);
+    },
+  };
+}
+
+/** Serves a host app on @hono/node-server: HTTP through its `fetch`, WebSocket upgrades through its sockets. */
+export async function listen(hostApp: HostApp, address: { port: number; hostname: string }): Promise<Server> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+      const response = await hostApp.fetch(request);
+      // Answered before the whole request body arrived (a 413 on its declared length, a refusal that read
+      // none of it): what is still coming cannot be told from a next request, so this connection carries
+      // no other, and the client knows to open a new one instead of finding it closed under its next request.
+      if (!env.incoming.complete) env.outgoing.setHeader('connection', 'close');
+      return response;
+    };
+    const created = serve({ fetch, ...address }, () => resolve(created as Server)) as Server;
+    created.once('error', reject);
+  });
+  server.on('upgrade', (request, socket, head) => hostApp.sockets.upgrade(request, socket, head));
+  // What Node's HTTP parser refuses before the app sees it (headers or a URL over 16 KiB, a malformed
+  // request) is answered with the JSON error body of every other error, not Node's bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    if (error.code === 'HPE_HEADER_OVERFLOW') return endWithError(socket, 431, 'headers_too_large', 'The request line and headers are over 16 KiB.');
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return endWithError(socket, 408, 'request_timeout', 'The request did not arrive in time.');
+    endWithError(socket, 400, 'bad_request', `The request is not valid HTTP (${error.code ?? error.message}).`);
+  });
+  return server;
+}
+
+/** Closes the sockets (going away), then the server and its connections. */
+export async function close(server: Server, hostApp: HostApp): Promise<void> {
+  hostApp.sockets.close();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 function sameText(a: string, b: string): boolean {

@@ -12,7 +12,7 @@
  *
  * Any other path is refused with a 404 before the handshake, as the real server does.
  */
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { StreamSync } from '../core/streams/stream-sync.ts';
@@ -129,9 +129,13 @@ export class Sockets {
 }
 
 function refuse(socket: Duplex, error: ApiError): void {
-  const body = JSON.stringify(error);
-  const reason = error.status === 401 ? 'Unauthorized' : 'Not Found';
+  endWithError(socket, error.status, error.code, error.message);
+}
+
+/** Answers on a raw socket (no request or response object: an upgrade, a request Node's parser refused) with the JSON error body of every error, and closes it. */
+export function endWithError(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { status, code, message } });
   socket.end(
-    `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import { keyedWrite } from '../idempotency.ts';
-import { runningRequests } from '../streams/running.ts';
+import { endRunning } from '../streams/running.ts';
 import * as build from '../model/build.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { ConversationSchema, type Conversation, type Conversations } from '../model/schemas.ts';
@@ -126,11 +126,11 @@ export async function unlinkConversations(tx: WriteTx, asset: AssetRecord): Prom
 
 /**
  * Deletes a conversation with its messages, and unlinks it from its assets, in one transaction (a change
- * event for each asset, whose wire Asset listed it). A request still answering in it is stopped first and
- * waited for, or its end would store the exchange again under the same id. 404 for an unknown id.
+ * event for each asset, whose wire Asset listed it). A request still answering in it, on this instance or
+ * another, is stopped first and waited for, or its end would store the exchange again under the same id. 404 for an unknown id.
  */
 export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {
-  await runningRequests(ctx.store).end(id, 'stop');
+  await endRunning(ctx, { scope: 'conversation', conversation: id }, 'stop');
   await commit(ctx, async (tx, log) => {
     const conversation = await tx.get('conversations', id);
     if (!conversation) throw notFound('conversation', id);

@@ -31,7 +31,7 @@ import { readConversation, saveExchange } from '../qgpt/conversations.ts';
 import { passagesOf, questionWithSources, type AnsweredQuestion } from '../qgpt/answer/question.ts';
 import { questionOf, relevance } from '../qgpt/relevance.ts';
 import { deltasOf } from './deltas.ts';
-import { runningRequests, type EndReason } from './running.ts';
+import { busyMessage, runningRequests, type EndReason } from './running.ts';
 
 export type Plan =
   | { kind: 'relevance'; input: QGPTRelevanceInput; /** options.question: answer after relevance. */ answer: boolean }
@@ -78,15 +78,21 @@ export async function* answerExchange(ctx: ServiceContext, exchange: ExchangeReq
   let relevant: RelevantQGPTSeeds | undefined;
   let found: QGPTRelevanceOutput | undefined;
   let terminal: QGPTStreamOutput;
+  let claimed = false;
   try {
-    yield frame({ status: 'INITIALIZED' });
-    terminal = yield* run();
+    // Another instance of the library may be answering in this conversation (the host's OtherInstances).
+    claimed = await ctx.otherInstances.claim(conversation, exchange.socket);
+    if (claimed) {
+      yield frame({ status: 'INITIALIZED' });
+      terminal = yield* run();
+    } else terminal = frame({ status: 'FAILED', errorMessage: busyMessage(conversation), statusCode: 409 });
   } catch (error) {
-    terminal = abort.signal.aborted ? await endedEarly() : failed(error);
+    terminal = claimed && abort.signal.aborted ? await endedEarly() : failed(error);
   } finally {
     exchange.closed?.removeEventListener('abort', onClosed);
     // Before the terminal frame: a stop or reset waiting on this request answers after it.
     finish();
+    if (claimed) ctx.otherInstances.release(conversation);
   }
   yield terminal;
 

@@ -18,7 +18,7 @@ import type { ServiceContext } from '../deps.ts';
 import type { QGPTStreamInput, QGPTStreamOutput } from '../model/schemas.ts';
 import { QGPTStreamInputSchema } from '../model/schemas.ts';
 import { answerExchange, type Plan } from './qgpt-exchange.ts';
-import { runningRequests } from './running.ts';
+import { busyMessage, endRunning, runningRequests } from './running.ts';
 
 export const BOTH_INPUTS_ERROR =
   'An input carries both relevance and question: send relevance with options.question set to true to get relevance and answers in one request, or send one of them.';
@@ -71,9 +71,8 @@ export async function* answerStream(ctx: ServiceContext, text: string, closed?: 
   }
   const { input } = parsed;
   const request = input.request ?? ctx.newId();
-  const running = runningRequests(ctx.store);
   if (input.reset) {
-    await running.endAll('reset', socket);
+    await endRunning(ctx, { scope: 'socket', socket }, 'reset');
     yield { conversation: input.conversation ?? '', request, status: 'RESET' };
     return;
   }
@@ -82,7 +81,7 @@ export async function* answerStream(ctx: ServiceContext, text: string, closed?: 
       yield { conversation: '', request, status: 'FAILED', errorMessage: 'A stop needs the conversation to stop.', statusCode: 422 };
       return;
     }
-    await running.endOn(input.conversation, 'stop', socket);
+    await endRunning(ctx, { scope: 'stop', conversation: input.conversation, socket }, 'stop');
     yield { conversation: input.conversation, request, status: 'STOPPED' };
     return;
   }
@@ -92,9 +91,8 @@ export async function* answerStream(ctx: ServiceContext, text: string, closed?: 
     return;
   }
   const conversation = input.conversation || ctx.newId();
-  if (running.get(conversation)) {
-    const errorMessage = `Conversation '${conversation}' is answering another request; wait for its last frame or stop it first.`;
-    yield { conversation, request, status: 'FAILED', errorMessage, statusCode: 409 };
+  if (runningRequests(ctx.store).get(conversation)) {
+    yield { conversation, request, status: 'FAILED', errorMessage: busyMessage(conversation), statusCode: 409 };
     return;
   }
   yield* answerExchange(ctx, { conversation, request, plan, closed, socket });

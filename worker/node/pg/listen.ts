@@ -1,21 +1,19 @@
 /**
- * `LISTEN` on a dedicated PostgreSQL connection: each notification on the channel whose payload is our
- * schema calls `onChange` (pg-store.ts sends one in every write that appends to the change log; it only
- * says "look at the log"). The connection is made again when it breaks (backing off up to 5 s), and
- * `onChange` is called after every (re)connect, for what was committed while nobody listened; a poll
- * every `pollMs` covers anything else (a notification is never the only way a change is found).
+ * An instance's own PostgreSQL session: a dedicated connection that `LISTEN`s on the given channels and
+ * calls each channel's handler with a notification's payload, and holds session-scoped state (the advisory
+ * locks of running-relay.ts). The connection is made again when it breaks (backing off up to 5 s), and
+ * `onConnect` runs after every (re)connect, once listening, for what was missed while nobody listened (the
+ * feed reads the change log; the relay takes its locks again).
  */
 import pg from 'pg';
 import { unref } from '../../core/timers.ts';
 
 export interface ListenOptions {
   url: string;
-  channel: string;
-  /** Only notifications with this payload count (several libraries may share a database). */
-  schema: string;
-  onChange: () => void;
-  /** Default 2000 ms. */
-  pollMs?: number;
+  /** What a notification does, by channel: called with its payload. */
+  channels: Record<string, (payload: string) => void>;
+  /** After every (re)connect, once listening, with the new session. */
+  onConnect(session: pg.Client): void | Promise<void>;
 }
 
 export class PgListener {
@@ -23,20 +21,22 @@ export class PgListener {
   private closed = false;
   private retryMs = 100;
   private retry: ReturnType<typeof setTimeout> | undefined;
-  private poll: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: ListenOptions) {}
+
+  /** The live session; undefined while it is being made again. */
+  get session(): pg.Client | undefined {
+    return this.client;
+  }
 
   /** Connects and listens; rejects when the first connection fails. */
   async start(): Promise<void> {
     await this.connect();
-    this.poll = unref(setInterval(() => this.options.onChange(), this.options.pollMs ?? 2000));
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.retry);
-    clearInterval(this.poll);
     void this.client?.end().catch(() => undefined);
     this.client = undefined;
   }
@@ -44,23 +44,26 @@ export class PgListener {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.url });
     client.on('notification', (message) => {
-      if (message.channel === this.options.channel && message.payload === this.options.schema) this.options.onChange();
+      if (message.payload !== undefined) this.options.channels[message.channel]?.(message.payload);
     });
     client.on('error', (error) => {
-      console.error(`feed: the LISTEN connection failed (${error.message}); connecting again`);
+      console.error(`postgres: the LISTEN session failed (${error.message}); connecting again`);
       this.broken(client);
     });
     client.on('end', () => this.broken(client));
     await client.connect();
-    await client.query(`LISTEN ${pg.escapeIdentifier(this.options.channel)}`);
+    for (const channel of Object.keys(this.options.channels)) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
     }
     this.client = client;
     this.retryMs = 100;
-    // What was committed while nobody listened.
-    this.options.onChange();
+    try {
+      await this.options.onConnect(client);
+    } catch (error) {
+      console.error('postgres: catching up after (re)connecting failed', error);
+    }
   }
 
   private broken(client: pg.Client): void {
@@ -70,7 +73,7 @@ export class PgListener {
     const again = () => {
       if (this.closed) return;
       this.connect().catch((error: unknown) => {
-        console.error(`feed: LISTEN reconnect failed (${(error as Error).message}); retrying in ${this.retryMs} ms`);
+        console.error(`postgres: LISTEN reconnect failed (${(error as Error).message}); retrying in ${this.retryMs} ms`);
         this.retryMs = Math.min(this.retryMs * 2, 5000);
         this.retry = unref(setTimeout(again, this.retryMs));
       });

@@ -1,0 +1,70 @@
+/**
+ * The Node host's HTTP edges, on its own composition (createHostApp + listen, as startHost serves it):
+ * what Node's parser refuses before the app sees it gets the JSON error body of every error, and a
+ * request answered before its body arrived closes its connection, so a client's next request finds a new
+ * one instead of a socket closed under it.
+ */
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { close, createHostApp, listen, type HostApp } from '../../worker/node/host.ts';
+import { LogFeed } from '../../worker/node/log-feed.ts';
+import { testClassifier } from '../support/classifier.ts';
+import { openPgliteStore } from '../support/pg.ts';
+import { checkResponse } from '../support/responses.ts';
+
+const LIMIT = 8 * 1024;
+let hostApp: HostApp;
+let server: Awaited<ReturnType<typeof listen>>;
+let origin: string;
+
+beforeAll(async () => {
+  const store = await openPgliteStore();
+  hostApp = createHostApp({ store, feed: await LogFeed.start(store), shared: false, deps: { classifier: await testClassifier(), maxBodyBytes: LIMIT } });
+  server = await listen(hostApp, { port: 0, hostname: '127.0.0.1' });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => close(server, hostApp));
+
+/** Sends raw bytes and reads the whole answer (the server closes the connection after it). */
+function raw(text: string): Promise<string> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('the Node host over HTTP', () => {
+  it('answers a URL over 16 KiB with 431 and a malformed request with 400, each with the JSON error body', async () => {
+    const long = await fetch(`${origin}/assets/${'a'.repeat(20_000)}`);
+    expect(long.status).toBe(431);
+    checkResponse({ method: 'GET', path: '/assets/x', status: long.status, contentType: long.headers.get('content-type'), body: await long.text() });
+
+    const answer = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+    expect(JSON.parse(body).error).toMatchObject({ status: 400, code: 'bad_request' });
+  });
+
+  it('a request refused before its body arrived (413) closes its connection; the next requests all get their answers', async () => {
+    const create = (bytes: number) =>
+      fetch(`${origin}/assets/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":'.repeat(bytes / 5) });
+    for (const bytes of [20_000, 600_000, 100_000, 20_000]) {
+      const refused = await create(bytes);
+      expect(refused.status).toBe(413);
+      expect(refused.headers.get('connection')).toBe('close');
+      expect((await refused.json()).error.code).toBe('body_too_large');
+    }
+    // A body read to its end keeps the connection.
+    const malformed = await create(5_000);
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('connection')).toBe('keep-alive');
+    await malformed.text();
+    expect((await fetch(`${origin}/assets`)).status).toBe(200);
+  });
+});
