@@ -16,7 +16,7 @@
  * IndexedDB compresses what it stores (200 KB of one repeated letter grows its usage by a few KB); a
  * browser-level CDP session refuses the command (`Internal error`). `SOAK=1` runs more fill/delete cycles.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { CLIENT_PAGE, expect, test } from './fixtures.ts';
 import { HARDENING, runs, SOAK } from '../support/hardening.ts';
@@ -29,6 +29,12 @@ const HEADROOM = 1_500_000;
 const FILLER = 150_000;
 /** A filler count past which the quota is taken not to bite. */
 const MAX_FILLERS = 60;
+/**
+ * Content for the writes that must be refused while full: random (IndexedDB compresses repeats, so a
+ * repeated string grows usage by a few KB and may fit) and twice a filler, so it cannot fit in the room
+ * a refused filler left.
+ */
+const tooBig = () => randomBytes(FILLER).toString('hex');
 
 interface Written {
   id: string;
@@ -126,7 +132,7 @@ test(`a full disk: ${CYCLES} times, writes until the real quota refuses (507 JSO
     expect(full.overrideActive).toBe(true);
     usages.push(`${full.usage} of ${full.quota}`);
     // Refused again while full: a create, an update that grows an asset.
-    const again = await page.evaluate(() => window.__create('x'.repeat(10) + crypto.randomUUID().repeat(20_000)));
+    const again = await page.evaluate((raw) => window.__create(raw), tooBig());
     expect(again.status).toBe(507);
     refusals++;
     const grown = await page.evaluate(async ({ id, raw }) => {
@@ -134,7 +140,7 @@ test(`a full disk: ${CYCLES} times, writes until the real quota refuses (507 JSO
       asset.formats.iterable[0].fragment.string.raw = raw;
       const response = await fetch('/api/asset/update', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asset) });
       return { status: response.status, body: await response.text() };
-    }, { id: kept[0]!.id, raw: Array.from({ length: 40 }, () => crypto.randomUUID()).join('').repeat(100) });
+    }, { id: kept[0]!.id, raw: tooBig() });
     expect(grown.status, grown.body).toBe(507);
     refusals++;
 
