@@ -122,6 +122,9 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       await options.stopWorkers(page);
       await deleteSearchSnapshot(page);
       const [rebuilt] = await page.evaluate(searchEach, [gen.query()]);
+      // The worker saves the index it rebuilt; the stops below measure a start from that snapshot.
+      const resaved = await waitForSnapshot(page, 60_000 + size);
+      if (resaved === null) log(`  (the rebuilt index was NOT saved within ${60 + size / 1000} s: the stops below rebuild it)`);
       const result: SearchSizeResult = {
         assets: size,
         importSeconds: round(importSeconds),

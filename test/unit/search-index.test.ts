@@ -201,6 +201,23 @@ describe('the search index across restarts', () => {
     expect(first.index.index.has(a)).toBe(true);
   });
 
+  it('saves the index it rebuilt at once, not after the quiet delay: a worker stopped soon after does not rebuild again', async () => {
+    const store = new MemoryStore();
+    const writer = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    const a = await writer.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+    expect(await snapshotOf(store)).toBeUndefined();
+
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    expect(await first.search('checksum')).toEqual([a]);
+    expect(first.index.lastLoad?.from).toBe('rebuild');
+    // Well within the 60 s delay a write would wait for.
+    await vi.waitFor(async () => expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx)), { timeout: 5_000 });
+
+    const next = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    expect(await next.search('checksum')).toEqual([a]);
+    expect(next.index.lastLoad?.from).toBe('snapshot');
+  });
+
   it('rebuilds when the snapshot is of another version, unreadable, or older than the change log reaches', async () => {
     const store = new MemoryStore();
     const first = await start(store);

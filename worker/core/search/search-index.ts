@@ -266,7 +266,9 @@ export class SearchIndex {
     this.seq = seq;
     this.loaded = true;
     this.lastLoad = { from: 'rebuild', ms: performance.now() - t0, documents: lexical.size };
-    this.changed();
+    // Saved at once, not after the usual quiet delay: a worker stopped within that delay (an idle service
+    // worker, a user closing the tab) would otherwise rebuild again at every start until the next write.
+    this.changed(0);
   }
 
   /** Applies the change-log entries after the index's seq; rebuilds when the log no longer reaches back. */
@@ -300,12 +302,12 @@ export class SearchIndex {
    * SAVE_COST_FACTOR times what that save cost: a big library (whose snapshot takes a while to write) is
    * saved less often, and the changes since are replayed from the change log on the next start.
    */
-  private changed() {
+  private changed(delayMs = this.options.snapshotDelayMs) {
     this.dirty = true;
     if (!this.options.persist) return;
     clearTimeout(this.saveTimer);
     const sinceLast = performance.now() - this.lastSave.end;
-    const wait = Math.max(this.options.snapshotDelayMs, SAVE_COST_FACTOR * this.lastSave.ms - sinceLast);
+    const wait = Math.max(delayMs, SAVE_COST_FACTOR * this.lastSave.ms - sinceLast);
     this.saveTimer = unref(setTimeout(() => void this.save(), wait));
   }
 
