@@ -13,19 +13,21 @@ import {
   SNAPSHOT_VERSION,
   useSearchIndex,
   type SearchIndex,
+  type SearchIndexOptions,
   type SearchMetaSnapshot,
   type SearchSnapshot,
   type SearchTyposSnapshot,
 } from '../../worker/core/search/search-index.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
-import type { Store } from '../../worker/core/store/store.ts';
+import type { Store, WriteTx } from '../../worker/core/store/store.ts';
+import type { CollectionName } from '../../worker/core/store/records.ts';
 import { importModule } from '../../worker/node/import-modules.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { checkResponse } from '../support/responses.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 
 /** One "worker lifetime": an app and its search index on a store that outlives it. */
-async function start(store: Store, options = { snapshotDelayMs: 5, syncDelayMs: 5 }) {
+async function start(store: Store, options: SearchIndexOptions = { snapshotDelayMs: 5, syncDelayMs: 5 }) {
   const deps = { store, feed: new MemoryFeed(), classifier: await testClassifier(), loadModule: importModule };
   const index: SearchIndex = useSearchIndex(withDefaults(deps), options);
   const app = createApp(deps);
@@ -215,6 +217,35 @@ describe('the search index across restarts', () => {
 
     const next = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
     expect(await next.search('checksum')).toEqual([a]);
+    expect(next.index.lastLoad?.from).toBe('snapshot');
+  });
+
+  it('after a costly save, one change waits for the spacing, and many are saved as soon as the writes pause', async () => {
+    /** A store whose snapshot writes take 500 ms: a save then costs that, and the next waits 20 times as long. */
+    class SlowSnapshots extends MemoryStore {
+      override async write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+        if (scope?.length === 1 && scope[0] === 'indexes') await new Promise((r) => setTimeout(r, 500));
+        return super.write(fn, scope);
+      }
+    }
+    const store = new SlowSnapshots();
+    const first = await start(store, { snapshotDelayMs: 5, syncDelayMs: 5, eagerSaveChanges: 3 });
+    first.index.follow();
+    await first.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+    const saved = async () => (await snapshotOf(store))?.seq;
+    await vi.waitFor(async () => expect(await saved()).toBe(await lastSeq(first.ctx)), { timeout: 5_000 });
+    const before = await saved();
+
+    // One change: the spacing (about 10 s after that save) holds it back.
+    await first.create('function parseConfig(text) { return JSON.parse(text); }');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await saved()).toBe(before);
+
+    // Three more make eagerSaveChanges unsaved: saved once the writes pause, long before the spacing ends.
+    for (const text of ['SELECT id FROM users;', 'fn main() { println!("hi"); }', 'body { margin: 0; }']) await first.create(text);
+    await vi.waitFor(async () => expect(await saved()).toBe(await lastSeq(first.ctx)), { timeout: 5_000 });
+    const next = await start(store);
+    expect(await next.search('parseConfig')).toHaveLength(1);
     expect(next.index.lastLoad?.from).toBe('snapshot');
   });
 

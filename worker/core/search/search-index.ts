@@ -35,6 +35,11 @@ export interface SearchIndexOptions {
   syncDelayMs?: number;
   /** Set false to never write snapshots (tests). */
   persist?: boolean;
+  /**
+   * Changes not in the saved snapshot from which it is saved after the quiet delay, whatever the last save
+   * cost (see `changed`). Default 1,000.
+   */
+  eagerSaveChanges?: number;
 }
 
 /** The snapshot's record id in the `indexes` collection, and its format version (bump on any change of layout or analysis). */
@@ -75,7 +80,7 @@ export interface CurrentOptions {
   query?: string;
 }
 
-/** A snapshot is written at most once every this many times what writing the last one took. */
+/** Below `eagerSaveChanges`, a snapshot is written at most once every this many times what writing the last one took. */
 const SAVE_COST_FACTOR = 20;
 
 /** Applying the change log in chunks bounds how many documents are held at once. */
@@ -94,6 +99,8 @@ export class SearchIndex {
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly options: Required<SearchIndexOptions>;
   private lastSave = { ms: 0, end: -Infinity };
+  /** The seq of the snapshot in the store (restored or saved by this index); -Infinity when there is none. */
+  private savedSeq = -Infinity;
   /**
    * The last committed seq, read in the same transaction as the snapshot: when it is the snapshot's, the
    * catch-up that follows a load has nothing to read (one IndexedDB round trip less on a worker's start).
@@ -111,7 +118,7 @@ export class SearchIndex {
     private ctx: ServiceContext,
     options: SearchIndexOptions = {},
   ) {
-    this.options = { snapshotDelayMs: 1500, syncDelayMs: 300, persist: true, ...options };
+    this.options = { snapshotDelayMs: 1500, syncDelayMs: 300, persist: true, eagerSaveChanges: 1000, ...options };
     this.typos = new TypoIndex(() => this.lexical, ctx.loadModule);
     ctx.feed.subscribe(() => {
       if (this.loaded || this.following) this.scheduleSync();
@@ -179,6 +186,7 @@ export class SearchIndex {
         this.lexical = LexicalIndex.restore({ ...snapshot.data, meta: undefined }, DEFAULT_BM25, DOC_META_CODEC);
         this.typos.restore(undefined);
         this.seq = snapshot.seq;
+        this.savedSeq = snapshot.seq;
         this.restored = { seq: snapshot.seq, saved: snapshot.saved, meta: true, typos: true, vocabulary: this.typos.vocabulary() };
         this.loaded = true;
         this.lastLoad = { from: 'snapshot', ms: performance.now() - t0, documents: this.lexical.size };
@@ -298,16 +306,21 @@ export class SearchIndex {
   }
 
   /**
-   * Schedules the snapshot a moment after the last change, and no sooner after the previous save than
-   * SAVE_COST_FACTOR times what that save cost: a big library (whose snapshot takes a while to write) is
-   * saved less often, and the changes since are replayed from the change log on the next start.
+   * Schedules the snapshot a moment after the last change. While few changes are unsaved, no sooner after
+   * the previous save than SAVE_COST_FACTOR times what that save cost: a big library (whose snapshot takes a
+   * while to write) is not saved after every small edit, and those changes are replayed from the change log
+   * on the next start. Once `eagerSaveChanges` are unsaved (an import), it is saved as soon as the writes
+   * pause: replaying them would make the next start slow, and past the change log's reach (CHANGE_LOG_SIZE)
+   * the next start would rebuild the index. (The spacing alone left a 100,000-asset import unsaved for
+   * minutes, longer than a browser keeps an idle service worker.)
    */
   private changed(delayMs = this.options.snapshotDelayMs) {
     this.dirty = true;
     if (!this.options.persist) return;
     clearTimeout(this.saveTimer);
     const sinceLast = performance.now() - this.lastSave.end;
-    const wait = Math.max(delayMs, SAVE_COST_FACTOR * this.lastSave.ms - sinceLast);
+    const spacing = this.seq - this.savedSeq >= this.options.eagerSaveChanges ? 0 : SAVE_COST_FACTOR * this.lastSave.ms - sinceLast;
+    const wait = Math.max(delayMs, spacing);
     this.saveTimer = unref(setTimeout(() => void this.save(), wait));
   }
 
@@ -341,6 +354,7 @@ export class SearchIndex {
       await this.ctx.store.write(async (tx) => {
         await Promise.all(records.map((record) => tx.put('indexes', record)));
       }, ['indexes']);
+      this.savedSeq = records[0]!.seq;
     } catch (error) {
       this.dirty = true;
       console.warn(`search: could not save the index (${String(error)})`);
