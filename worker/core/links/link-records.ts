@@ -99,6 +99,19 @@ export async function linkedTo(tx: ReadTx, asset: string, kind: LinkedKind, limi
   return links.map((l) => l.other).reverse();
 }
 
+/**
+ * The ids of what the asset links to of each of `kinds`, oldest first, from one index read: an asset's
+ * sides of all kinds sort together, kind by kind, so the range from the first kind's prefix to the last's
+ * holds them (and those of kinds between, left out).
+ */
+export async function linkedToEach<K extends LinkedKind>(tx: ReadTx, asset: string, kinds: readonly K[]): Promise<Record<K, string[]>> {
+  const sides = kinds.map((kind) => assetSide(asset, kind)).sort();
+  const links = await tx.getAllFromIndex('links', 'asset', { lower: sides[0]!, upper: `${sides[sides.length - 1]!}:`, upperOpen: true });
+  const out = new Map<LinkedKind, string[]>(kinds.map((kind) => [kind, []]));
+  for (const link of links) if (link.asset === asset) out.get(link.kind)?.push(link.other);
+  return Object.fromEntries([...out].map(([kind, ids]) => [kind, ids.reverse()])) as Record<K, string[]>;
+}
+
 /** The ids of the assets linked to `other`, oldest first; with `limit`, the newest that many. */
 export async function assetsOf(tx: ReadTx, kind: LinkedKind, other: string, limit?: number): Promise<string[]> {
   const links = await tx.getAllFromIndex('links', 'other', side(otherSide(kind, other)), limit);
@@ -114,12 +127,16 @@ export interface LinkLimits {
 /** What a wire Asset shows (see NESTED_ASSETS_SHOWN, ASSET_CONVERSATIONS_SHOWN). */
 export const SHOWN_IN_ASSET: LinkLimits = { conversations: ASSET_CONVERSATIONS_SHOWN, assets: NESTED_ASSETS_SHOWN };
 
-/** The asset with the ids of what it links to, kind by kind. */
+/** The kinds an asset lists whole; its conversations, which accrue with use, may be bounded (LinkLimits). */
+const LISTED_WHOLE = LINKED_KINDS.filter((kind) => kind !== 'conversations');
+
+/** The asset with the ids of what it links to, kind by kind: two index reads. */
 export async function withLinks(tx: ReadTx, asset: AssetRecord, limits: LinkLimits = {}): Promise<AssetWithLinks> {
-  const [tags, websites, summaries, persons, conversations] = await Promise.all(
-    LINKED_KINDS.map((kind) => linkedTo(tx, asset.id, kind, kind === 'conversations' ? limits.conversations : undefined)),
-  );
-  return { ...asset, tags: tags!, websites: websites!, summaries: summaries!, persons: persons!, conversations: conversations! };
+  const [whole, conversations] = await Promise.all([
+    linkedToEach(tx, asset.id, LISTED_WHOLE),
+    linkedTo(tx, asset.id, 'conversations', limits.conversations),
+  ]);
+  return { ...asset, ...whole, conversations };
 }
 
 /** The records with the ids of their assets. */

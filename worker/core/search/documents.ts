@@ -10,7 +10,7 @@ import type {
   WebsiteRecord,
 } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
-import { LinkTable, linkedTo } from '../links/link-records.ts';
+import { LinkTable, linkedToEach } from '../links/link-records.ts';
 import { FIELD_COUNT } from './lexical/fields.ts';
 import type { MetaCodec } from './lexical/snapshot.ts';
 import { terms } from './tokenize.ts';
@@ -202,12 +202,12 @@ export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise
   const assets = await tx.getMany('assets', ids);
   return Promise.all(
     assets.map(async (asset) => {
-      const [formats, contents, tags, websites, persons, annotations] = await Promise.all([
+      const [formats, contents, [tags, websites, persons], annotations] = await Promise.all([
         tx.getMany('formats', asset.formats),
         tx.getMany('contents', asset.formats),
-        linkedTo(tx, asset.id, 'tags').then((ids) => tx.getMany('tags', ids)),
-        linkedTo(tx, asset.id, 'websites').then((ids) => tx.getMany('websites', ids)),
-        linkedTo(tx, asset.id, 'persons').then((ids) => tx.getMany('persons', ids)),
+        linkedToEach(tx, asset.id, ['tags', 'websites', 'persons']).then((ids) =>
+          Promise.all([tx.getMany('tags', ids.tags), tx.getMany('websites', ids.websites), tx.getMany('persons', ids.persons)]),
+        ),
         tx.getMany('annotations', asset.annotations),
       ]);
       return searchDocument({ asset, formats, contents, tags, websites, persons, annotations });
