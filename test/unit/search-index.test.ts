@@ -220,7 +220,7 @@ describe('the search index across restarts', () => {
     expect(next.index.lastLoad?.from).toBe('snapshot');
   });
 
-  it('after a costly save, one change waits for the spacing, and many are saved as soon as the writes pause', async () => {
+  it('after a costly save, one change waits 20 times its cost, and many only 4 times', async () => {
     /** A store whose snapshot writes take 500 ms: a save then costs that, and the next waits 20 times as long. */
     class SlowSnapshots extends MemoryStore {
       override async write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
@@ -236,12 +236,12 @@ describe('the search index across restarts', () => {
     await vi.waitFor(async () => expect(await saved()).toBe(await lastSeq(first.ctx)), { timeout: 5_000 });
     const before = await saved();
 
-    // One change: the spacing (about 10 s after that save) holds it back.
+    // One change: the spacing (20 × 500 ms after that save) holds it back.
     await first.create('function parseConfig(text) { return JSON.parse(text); }');
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await saved()).toBe(before);
 
-    // Three more make eagerSaveChanges unsaved: saved once the writes pause, long before the spacing ends.
+    // Three more make eagerSaveChanges unsaved: 4 × 500 ms after that save, long before 20 × would end.
     for (const text of ['SELECT id FROM users;', 'fn main() { println!("hi"); }', 'body { margin: 0; }']) await first.create(text);
     await vi.waitFor(async () => expect(await saved()).toBe(await lastSeq(first.ctx)), { timeout: 5_000 });
     const next = await start(store);

@@ -36,8 +36,8 @@ export interface SearchIndexOptions {
   /** Set false to never write snapshots (tests). */
   persist?: boolean;
   /**
-   * Changes not in the saved snapshot from which it is saved after the quiet delay, whatever the last save
-   * cost (see `changed`). Default 1,000.
+   * Changes not in the saved snapshot from which it is saved sooner (EAGER_SAVE_COST_FACTOR instead of
+   * SAVE_COST_FACTOR; see `changed`). Default 1,000.
    */
   eagerSaveChanges?: number;
 }
@@ -80,8 +80,10 @@ export interface CurrentOptions {
   query?: string;
 }
 
-/** Below `eagerSaveChanges`, a snapshot is written at most once every this many times what writing the last one took. */
+/** A snapshot is written at most once every this many times what writing the last one took (saving takes at most 5% of the time)... */
 const SAVE_COST_FACTOR = 20;
+/** ...or this many times, once `eagerSaveChanges` are unsaved (at most 20%). */
+const EAGER_SAVE_COST_FACTOR = 4;
 
 /** Applying the change log in chunks bounds how many documents are held at once. */
 const CATCH_UP_CHUNK = 500;
@@ -306,21 +308,21 @@ export class SearchIndex {
   }
 
   /**
-   * Schedules the snapshot a moment after the last change. While few changes are unsaved, no sooner after
-   * the previous save than SAVE_COST_FACTOR times what that save cost: a big library (whose snapshot takes a
-   * while to write) is not saved after every small edit, and those changes are replayed from the change log
-   * on the next start. Once `eagerSaveChanges` are unsaved (an import), it is saved as soon as the writes
-   * pause: replaying them would make the next start slow, and past the change log's reach (CHANGE_LOG_SIZE)
-   * the next start would rebuild the index. (The spacing alone left a 100,000-asset import unsaved for
-   * minutes, longer than a browser keeps an idle service worker.)
+   * Schedules the snapshot a moment after the last change, and no sooner after the previous save than
+   * SAVE_COST_FACTOR times what that save cost: a big library (whose snapshot takes a while to write) is not
+   * saved after every small edit, and those changes are replayed from the change log on the next start.
+   * Once `eagerSaveChanges` are unsaved (an import), EAGER_SAVE_COST_FACTOR times: replaying them would
+   * make the next start slow, and past the change log's reach (CHANGE_LOG_SIZE) the next start would
+   * rebuild the index. (The spacing alone left a 100,000-asset import unsaved for minutes, longer than a
+   * browser keeps an idle service worker.)
    */
   private changed(delayMs = this.options.snapshotDelayMs) {
     this.dirty = true;
     if (!this.options.persist) return;
     clearTimeout(this.saveTimer);
     const sinceLast = performance.now() - this.lastSave.end;
-    const spacing = this.seq - this.savedSeq >= this.options.eagerSaveChanges ? 0 : SAVE_COST_FACTOR * this.lastSave.ms - sinceLast;
-    const wait = Math.max(delayMs, spacing);
+    const factor = this.seq - this.savedSeq >= this.options.eagerSaveChanges ? EAGER_SAVE_COST_FACTOR : SAVE_COST_FACTOR;
+    const wait = Math.max(delayMs, factor * this.lastSave.ms - sinceLast);
     this.saveTimer = unref(setTimeout(() => void this.save(), wait));
   }
 
