@@ -67,6 +67,8 @@ test('without model files the worker uses the hashing embedder and says why', as
 });
 
 test('the worker loads the tiny model from the origin and embeds with transformers.js', async ({ context, page }) => {
+  // Two model loads (5-6 s each on a busy 2-core machine) and a worker start: 23 s in a quiet full run, 35 s in a loaded one.
+  test.setTimeout(90_000);
   await workerPage(context, page, `/sw.js?embedding-model=${TINY_MODEL_ID}`);
   const before = await info(page);
   expect(before).toMatchObject({ id: `transformers:${TINY_MODEL_ID}`, kind: 'transformers', status: 'available', dimensions: 32 });
