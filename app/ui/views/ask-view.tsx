@@ -21,6 +21,8 @@ interface Exchange {
   question: string;
   answer: string;
   html?: string;
+  /** How many characters of the answer `html` was rendered from. */
+  htmlFrom?: number;
   status: 'asking' | 'done' | 'stopped' | 'failed';
   error?: string;
   sources: Source[];
@@ -74,6 +76,14 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
 
   const update = (key: string, patch: (x: Exchange) => Partial<Exchange>) =>
     setExchanges((all) => all.map((x) => (x.key === key ? { ...x, ...patch(x) } : x)));
+  /**
+   * Renders `text` (the answer so far) as the exchange's html, unless a render of more of the answer landed
+   * first: renders finish out of order (the first loads the Markdown modules), and the answer only grows.
+   */
+  const renderInto = async (key: string, text: string) => {
+    const html = await renderAnswer(session, text).catch(() => undefined);
+    update(key, (x) => (text.length >= (x.htmlFrom ?? 0) ? { html, htmlFrom: text.length } : {}));
+  };
 
   const asking = exchanges.some((x) => x.status === 'asking');
 
@@ -119,9 +129,8 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
       if (rendering) return;
       rendering = true;
       requestAnimationFrame(async () => {
-        const html = await renderAnswer(session, latest).catch(() => undefined);
+        await renderInto(key, latest);
         rendering = false;
-        update(key, () => ({ html }));
       });
     };
     const handlers: AskHandlers = {
@@ -147,7 +156,7 @@ export function AskView({ assets = [] }: { assets?: string[] }) {
         all.map((x) => {
           if (x.key !== key) return x;
           void sourcesOf(session, relevant.iterable, x.answer).then((sources) => update(key, () => ({ sources })));
-          void renderAnswer(session, x.answer).then((html) => update(key, () => ({ html })));
+          void renderInto(key, x.answer);
           void session.api
             .hints({ relevant, query, answer: { text: x.answer, score: 0 } })
             .then((h) => setHints(h.answers.iterable.map((a) => a.text).slice(0, 4)), () => setHints([]));
