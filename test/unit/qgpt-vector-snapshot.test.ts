@@ -131,4 +131,20 @@ describe('the vector index following writes', () => {
     expect((await ask(api, 'write csv rows')).relevant.iterable).not.toHaveLength(0);
     expect(embedded).toEqual(['write csv rows']);
   });
+
+  it('embeds in the background while writes keep coming, not only once they stop', async () => {
+    const embedded: string[] = [];
+    const api = await createTestApi({ embedder: countingEmbedder(embedded) });
+    vectorIndexFor(api.ctx).follow();
+    // A write every 50 ms, far more often than the sync's delay (300 ms): a sync that each write pushed
+    // back would run only after the last one.
+    let writes = 0;
+    while (embedded.length === 0 && writes < 100) {
+      await api.create(fragmentSeed(`def step_${writes}(x):\n    return x + ${writes}\n`));
+      writes++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(embedded.length).toBeGreaterThan(0);
+    expect(writes).toBeLessThan(100);
+  });
 });

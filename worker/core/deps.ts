@@ -6,6 +6,7 @@ import { embeddingSettingsRecord } from './embed/endpoint-settings.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
+import { WrittenAssets } from './feed/written.ts';
 import { NO_MODULES, type LoadModule } from './lazy-modules.ts';
 import { NO_FILES, type FileSource } from './qgpt/files/files.ts';
 import type { Store } from './store/store.ts';
@@ -38,6 +39,8 @@ export interface Deps {
   fetch?: typeof fetch;
   /** Loads the big libraries the core needs only sometimes (lazy-modules.ts). Default none: those features fall back. */
   loadModule?: LoadModule;
+  /** What this context's commits wrote of new assets, for the background indexes. Default an empty one. */
+  written?: WrittenAssets;
   /**
    * The `/qgpt/stream` requests of other instances serving the same library, so a stop, a reset or a
    * conversation's delete reaches them (streams/running.ts). Default none: the host is alone with its library.
@@ -73,5 +76,6 @@ export function withDefaults(deps: Deps): ServiceContext {
       builtIn instanceof ConfiguredEmbedder ? builtIn : new ConfiguredEmbedder(builtIn, { readSettings: () => embeddingSettingsRecord.active(deps.store), fetch: fetcher }),
     // Made only when missing: a cache subscribes to the feed, and withDefaults may see a ServiceContext again.
     assetCache: deps.assetCache ?? new AssetCache(deps.feed),
+    written: deps.written ?? new WrittenAssets(),
   };
 }

@@ -4,7 +4,8 @@ import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
 import { addLink } from '../links/link-records.ts';
 import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
 import * as build from '../model/build.ts';
-import type { AnnotationRecord, AssetRecord, CollectionName, ContentRecord, FormatRecord } from '../store/records.ts';
+import type { AnnotationRecord, AssetRecord, CollectionName, ContentRecord, FormatRecord, PersonRecord } from '../store/records.ts';
+import type { DocumentParts } from '../search/documents.ts';
 import type { WriteTx } from '../store/store.ts';
 import { recordActivity } from './activity.ts';
 import { readableSize, type SeededContent } from './content.ts';
@@ -27,7 +28,7 @@ export async function createAsset(ctx: ServiceContext, seed: Seed | undefined, o
   const prepared = await prepareSeed(ctx, seed);
   return commit(ctx, async (tx, log) => {
     const stored = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
-    log.created(stored.asset.id);
+    log.created(stored.asset.id, stored.parts);
     // An asset with no links is answered from what was just written; one with links is read back (its
     // tags list their other assets too).
     return stored.linked ? assembleAsset(tx, stored.asset, options) : build.asset(unlinkedParts(stored, options));
@@ -42,6 +43,8 @@ export interface StoredAsset {
   annotations: AnnotationRecord[];
   /** It was linked to a tag, website or person. */
   linked: boolean;
+  /** Everything its search document and vectors are made of (ChangeLog.created). */
+  parts: DocumentParts;
 }
 
 function unlinkedParts(stored: StoredAsset, options: ReadOptions): build.AssetParts {
@@ -100,26 +103,32 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
   const writes = [tx.put('formats', format), tx.put('contents', stored)];
 
   const metadata = seeded.metadata;
+  // What the asset is linked to, in the order linked (the order a read of its links gives).
+  const linked: Pick<DocumentParts, 'tags' | 'websites' | 'persons'> = { tags: [], websites: [], persons: [] };
   // A tag or website named twice (the same text in another case) is linked once.
   for (const seedTag of metadata?.tags ?? []) {
     const tag = await findOrCreateTag(ctx, tx, seedTag);
-    if (await addLink(tx, 'tags', tag.id, id)) await tx.put('tags', { ...tag, updated: now });
+    if (!(await addLink(tx, 'tags', tag.id, id))) continue;
+    linked.tags.push({ ...tag, updated: now });
+    await tx.put('tags', linked.tags[linked.tags.length - 1]!);
   }
   for (const seedWebsite of metadata?.websites ?? []) {
     const website = await findOrCreateWebsite(ctx, tx, seedWebsite);
-    if (await addLink(tx, 'websites', website.id, id)) await tx.put('websites', { ...website, updated: now });
+    if (!(await addLink(tx, 'websites', website.id, id))) continue;
+    linked.websites.push({ ...website, updated: now });
+    await tx.put('websites', linked.websites[linked.websites.length - 1]!);
   }
-  const persons = [...(metadata?.persons ?? []), ...(person ? [person] : [])];
-  for (const seedPerson of persons) {
-    const personId = ctx.newId();
-    await tx.put('persons', {
-      id: personId,
+  for (const seedPerson of [...(metadata?.persons ?? []), ...(person ? [person] : [])]) {
+    const record: PersonRecord = {
+      id: ctx.newId(),
       type: seedPerson.type,
       created: now,
       updated: now,
       mechanisms: seedPerson.mechanism ? { [id]: seedPerson.mechanism } : {},
-    });
-    await addLink(tx, 'persons', personId, id);
+    };
+    await tx.put('persons', record);
+    await addLink(tx, 'persons', record.id, id);
+    linked.persons.push(record);
   }
   for (const seedAnnotation of metadata?.annotations ?? []) {
     const annotation = annotationRecord(ctx, id, seedAnnotation);
@@ -130,8 +139,14 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
   writes.push(recordActivity(ctx, tx, asset, 'created', seeded.application));
   writes.push(tx.put('assets', asset));
   await Promise.all(writes);
-  const linked = (metadata?.tags?.length ?? 0) + (metadata?.websites?.length ?? 0) + persons.length > 0;
-  return { asset, format, content: stored, annotations, linked };
+  return {
+    asset,
+    format,
+    content: stored,
+    annotations,
+    linked: linked.tags.length + linked.websites.length + linked.persons.length > 0,
+    parts: { asset, formats: [format], contents: [stored], annotations, ...linked },
+  };
 }
 
 function annotationRecord(ctx: ServiceContext, assetId: string, seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>): AnnotationRecord {

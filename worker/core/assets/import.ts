@@ -3,6 +3,7 @@ import { ApiError } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
 import type { FlattenedAssets, Seeds } from '../model/schemas.ts';
+import type { DocumentParts } from '../search/documents.ts';
 import { STORE_ASSET_SCOPE, storeAsset } from './create.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
 
@@ -31,8 +32,11 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
   }
   return commit(ctx, async (tx, log) => {
     const out: string[] = new Array(prepared.length);
+    const parts: DocumentParts[] = new Array(prepared.length);
     const store = async (i: number) => {
-      out[i] = (await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined)).asset.id;
+      const stored = await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined);
+      out[i] = stored.asset.id;
+      parts[i] = stored.parts;
     };
     // Seeds that link no tag or website touch only records of their own: stored side by side, so the
     // transaction's requests flow without waiting for each other. The others share tag and website
@@ -41,7 +45,7 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     const apart = prepared.flatMap((p, i) => (shares(p) ? [] : [i]));
     for (let i = 0; i < apart.length; i += PARALLEL) await Promise.all(apart.slice(i, i + PARALLEL).map(store));
     for (const [i, p] of prepared.entries()) if (shares(p)) await store(i);
-    for (const id of out) log.created(id);
+    out.forEach((id, i) => log.created(id, parts[i]));
     // Made in the transaction: a keyed request keeps it as its response.
     return build.references(out);
   }, STORE_ASSET_SCOPE);

@@ -3,19 +3,27 @@ import { keyedWrite } from '../idempotency.ts';
 import type { ChangeRecord, CollectionName } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 import type { ChangeEvent } from './feed.ts';
+import type { DocumentParts } from '../search/documents.ts';
 
 /** Collects which assets a write changed; one event per asset, the strongest kind wins. */
 export class ChangeLog {
   readonly changes = new Map<string, ChangeEvent['kind']>();
+  /** What the write stored of the assets it created, when it says (handed to the background indexes, written.ts). */
+  readonly written = new Map<string, DocumentParts>();
 
-  created(asset: string) {
+  /** `parts`: everything the new asset's search document and vectors are made of, as stored. */
+  created(asset: string, parts?: DocumentParts) {
     this.changes.set(asset, 'created');
+    if (parts) this.written.set(asset, parts);
+    else this.written.delete(asset);
   }
   updated(asset: string) {
     if (!this.changes.has(asset)) this.changes.set(asset, 'updated');
+    this.written.delete(asset);
   }
   deleted(asset: string) {
     this.changes.set(asset, 'deleted');
+    this.written.delete(asset);
   }
 }
 
@@ -41,11 +49,12 @@ const LOG_SCOPE = ['changes', 'meta'] as const satisfies readonly CollectionName
  */
 export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>, scope: readonly CollectionName[]): Promise<T> {
   const events: ChangeEvent[] = [];
+  let log = new ChangeLog();
   const result = await keyedWrite(ctx, async (tx) => {
     // A write that shared a discarded transaction runs again (store/write-batches.ts): only the events
     // of the run that committed are published.
     events.length = 0;
-    const log = new ChangeLog();
+    log = new ChangeLog();
     // Asked for beside the write's own requests, not after them: one round trip to the database fewer.
     // (Nothing but this function writes the seq, so the write cannot change it.)
     const seqBefore = readSeq(tx);
@@ -66,6 +75,11 @@ export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chan
     }
     return out;
   }, [...new Set([...scope, ...LOG_SCOPE])]);
+  // Before publishing: a listener that reads at once finds them.
+  for (const event of events) {
+    const parts = log.written.get(event.asset);
+    if (parts) ctx.written.remember(event.seq, parts);
+  }
   try {
     ctx.feed.publish(events);
   } catch (error) {

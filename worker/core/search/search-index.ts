@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { changesSince, lastSeq, readSeq } from '../feed/commit.ts';
 import type { Store } from '../store/store.ts';
-import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, type DocMeta, type SearchDocument } from './documents.ts';
+import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, searchDocument, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
 import { LexicalIndex } from './lexical/lexical-index.ts';
 import { DEFAULT_BM25 } from './lexical/ranking.ts';
@@ -289,11 +289,20 @@ export class SearchIndex {
     const changes = await changesSince(this.ctx, this.seq);
     if (changes === undefined) return this.rebuild();
     if (changes.length === 0) return;
-    const ids = [...new Set(changes.map((c) => c.asset))];
+    // Each asset's latest change: what this context wrote at that change is not read back (feed/written.ts).
+    const latest = new Map(changes.map((c) => [c.asset, c.seq]));
+    const ids = [...latest.keys()];
     for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
       const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
-      const docs = await this.ctx.store.read((tx) => readDocuments(tx, chunk), DOCUMENT_SCOPE);
-      this.apply(chunk, docs);
+      const handed: SearchDocument[] = [];
+      const unread: string[] = [];
+      for (const id of chunk) {
+        const parts = this.ctx.written.at(id, latest.get(id));
+        if (parts) handed.push(searchDocument(parts));
+        else unread.push(id);
+      }
+      const read = unread.length === 0 ? [] : await this.ctx.store.read((tx) => readDocuments(tx, unread), DOCUMENT_SCOPE);
+      this.apply(chunk, [...handed, ...read]);
     }
     this.seq = changes[changes.length - 1]!.seq;
     this.changed();
