@@ -186,7 +186,7 @@ export function relevanceSection(l: RelevanceLatency | undefined): string | unde
   return [
     '## Relevance',
     '',
-    `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call after the import (${l.embeddedBefore === undefined ? 'it embedded every asset' : `writes are embedded in the background as they land; the running worker's index held ${num(l.embeddedBefore)} assets before it`}): ${time(l.firstCallMs)}.`,
+    `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call right after the import, after its first search (${l.embeddedBefore === undefined ? 'it embedded every asset' : `writes are embedded in the background as they land; the running worker's index held ${num(l.embeddedBefore)} assets before it`}): ${time(l.firstCallMs)}.`,
     '',
     table(STATS_HEAD, [statsRow('steady calls', l.steady), statsRow('worker stopped → first call (reloads the vectors)', l.afterStop)]),
   ].join('\n');

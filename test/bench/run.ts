@@ -74,10 +74,10 @@ import { writePerformanceDoc, type BenchResults } from './performance-doc.ts';
 import { runBackupBrowserBench } from './backup-browser.ts';
 import { runAppBench } from './app.ts';
 import { runEmbeddingBench } from './embedding.ts';
-import { measureRelevanceLatency, type RelevanceLatency } from './relevance.ts';
+import type { RelevanceLatency } from './relevance.ts';
 import { formatRelevanceQuality, measureRelevanceQuality } from './relevance-quality.ts';
 import { runNodeHostBench } from './node-host.ts';
-import { runSearchBench, type SearchBenchResult } from './search.ts';
+import { relevanceHooks, runSearchBench, type SearchBenchResult } from './search.ts';
 import { distFolder, repoRoot, serveBuild } from './server.ts';
 import { formatQuality, measureSearchQuality } from './search-quality.ts';
 import { benchStreams } from './streams.ts';
@@ -351,9 +351,7 @@ async function main(): Promise<number> {
       stopWorkers,
       log,
       seed: SEED,
-      onLibrary: async ({ page: libraryPage, size, query }) => {
-        if (size === 10_000) relevanceLatency = await measureRelevanceLatency({ page: libraryPage, assets: size, query, stopWorkers, log });
-      },
+      ...relevanceHooks(stopWorkers, log, (result) => (relevanceLatency = result)),
     });
     results.relevanceLatency = relevanceLatency;
     noteLoad('search');

@@ -26,7 +26,7 @@
  */
 import { basename } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { measureRelevanceLatency } from './relevance.ts';
+import { measureFirstRelevance, measureRelevanceLatency, type FirstRelevance, type RelevanceLatency } from './relevance.ts';
 import { deleteSearchSnapshot, importSeeds, waitForSnapshot } from './library-import.ts';
 import { SnippetGen } from './library-snippets.ts';
 import { argValue, runSectionAlone } from './server.ts';
@@ -82,6 +82,8 @@ export interface SearchBenchOptions {
    * closes); `query` draws more queries from the size's generator.
    */
   onLibrary?: (library: { page: Page; size: number; query: () => string }) => Promise<void>;
+  /** Run right after the first search that follows the import, before anything waits for the background. */
+  onImported?: (library: { page: Page; size: number; query: () => string }) => Promise<void>;
 }
 
 const WARMUP = 20;
@@ -115,6 +117,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
 
       const queries = Array.from({ length: WARMUP + queryCount }, () => gen.query());
       const first = await page.evaluate(searchEach, [queries[0]!]);
+      await options.onImported?.({ page, size, query: () => gen.query() });
       const savedAfter = await waitForSnapshot(page, 60_000 + size);
       const timed = await page.evaluate(searchEach, queries);
       const measured = timed.slice(WARMUP);
@@ -258,12 +261,30 @@ async function standalone(): Promise<number> {
       stopWorkers,
       sizes,
       log,
-      ...(process.argv.includes('--relevance')
-        ? { onLibrary: async ({ page, size, query }) => void (await measureRelevanceLatency({ page, assets: size, query, stopWorkers, log })) }
-        : {}),
+      ...(process.argv.includes('--relevance') ? relevanceHooks(stopWorkers, log) : {}),
     });
     if (process.argv.includes('--json')) console.log(JSON.stringify(result));
   });
 }
 
 if (process.argv[1] && /^search(-[^/]*)?\.(ts|mjs|js)$/.test(basename(process.argv[1]))) process.exitCode = await standalone();
+
+/**
+ * The relevance section's hooks: its first call right after the import (what the background has not
+ * embedded yet), the rest once the search figures are taken.
+ */
+export function relevanceHooks(
+  stopWorkers: (page: Page) => Promise<boolean>,
+  log: (line?: string) => void,
+  done: (result: RelevanceLatency) => void = () => undefined,
+): Pick<SearchBenchOptions, 'onImported' | 'onLibrary'> {
+  let first: FirstRelevance | undefined;
+  return {
+    onImported: async ({ page, size, query }) => {
+      if (size === 10_000) first = await measureFirstRelevance(page, query());
+    },
+    onLibrary: async ({ page, size, query }) => {
+      if (size === 10_000) done(await measureRelevanceLatency({ page, assets: size, query, stopWorkers, log, ...(first ? { first } : {}) }));
+    },
+  };
+}
