@@ -36,8 +36,10 @@ import { exclusive } from '../../exclusive.ts';
 export const VECTORS_STATE_ID = 'vectors';
 /** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
 export const VECTORS_VERSION = 2;
-/** Assets embedded and written per transaction. */
+/** Assets read, embedded and written per transaction. */
 const CHUNK = 1000;
+/** The same for assets handed over by this context's commits, which are not read. */
+const HANDED_CHUNK = 5000;
 const SYNC_DELAY_MS = 300;
 /** Quiet time after the vectors last changed before the snapshot is written (10 MB at 10,000 assets). */
 const SNAPSHOT_DELAY_MS = 2000;
@@ -260,8 +262,13 @@ export class VectorIndex {
         await this.save([], gone, seq);
         return true;
       }
-      for (let i = 0; i < todo.length; i += CHUNK) {
-        const ids = todo.slice(i, i + CHUNK);
+      // What this context wrote is not read back (feed/written.ts): those assets go in larger chunks, as a
+      // chunk's save waits behind whatever write transactions came first (an import's, while it runs).
+      const handed = todo.filter((id) => this.ctx.written.at(id, latest.get(id)));
+      const handedIds = new Set(handed);
+      const chunks = [...slices(handed, HANDED_CHUNK), ...slices(todo.filter((id) => !handedIds.has(id)), CHUNK)];
+      let done = 0;
+      for (const [i, ids] of chunks.entries()) {
         const handed: AssetText[] = [];
         const unread: string[] = [];
         for (const id of ids) {
@@ -296,10 +303,11 @@ export class VectorIndex {
         const changed = texts.filter((t) => !current(t));
         const { embedder, records } = changed.length === 0 ? { embedder: this.embedderId, records: [] } : await embedAssets(this.ctx, changed);
         if (embedder !== this.embedderId) return false;
-        const last = i + CHUNK >= todo.length;
+        const last = i === chunks.length - 1;
         // Assets deleted since the change was logged have no text: their vectors go too.
         await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq, reused);
-        this.pending = Math.max(0, todo.length - i - CHUNK);
+        done += ids.length;
+        this.pending = todo.length - done;
       }
       return true;
     } finally {
@@ -421,4 +429,10 @@ export function vectorIndexFor(ctx: ServiceContext): VectorIndex {
   let index = byEmbedder.get(ctx.embedder);
   if (!index) byEmbedder.set(ctx.embedder, (index = new VectorIndex(ctx)));
   return index;
+}
+
+function slices<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
