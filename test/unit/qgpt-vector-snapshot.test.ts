@@ -3,6 +3,7 @@ import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { VECTOR_SNAPSHOT_ID, snapshotRecords, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
+import { quantize } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
 import type { CollectionName, SnippetRecord } from '../../worker/core/store/records.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -49,7 +50,28 @@ describe('the vector snapshot', () => {
     ];
     const snapshot = takeVectorSnapshot(records, { embedder: hashing.id, seq: 7, version: 2, saved: 'now' });
     expect(snapshot).toMatchObject({ id: VECTOR_SNAPSHOT_ID, seq: 7, version: 2 });
-    expect(snapshot.data.rows.byteLength).toBe(3 * 8);
+    // No component is zero: a bitmap would only add to them, so they are stored end to end.
+    expect(snapshot.data.rows!.byteLength).toBe(3 * 8);
+    expect(snapshot.data.mask).toBeUndefined();
+    expect(snapshotRecords(snapshot.data)).toEqual(records);
+  });
+
+  it('stores sparse vectors as a bitmap and their non-zero components, and gives them back whole', async () => {
+    const hashing = new HashingEmbedder();
+    const texts = [YAML_SNIPPET, CSV_SNIPPET, RETRY_SNIPPET, 'x', ''];
+    const vectors = (await hashing.embed(texts)).map(quantize);
+    const records: SnippetRecord[] = vectors.map((q, i) => ({
+      id: `a${i}`,
+      updated: 't',
+      embedder: hashing.id,
+      // The snapshot keeps scales as 32-bit floats.
+      snippets: [{ format: `f${i}`, start: 0, end: texts[i]!.length, vector: q.vector, scale: Math.fround(q.scale) }],
+    }));
+    const snapshot = takeVectorSnapshot(records, { embedder: hashing.id, seq: 1, version: 2, saved: 'now' });
+    const nonZero = vectors.reduce((n, q) => n + q.vector.filter((x) => x !== 0).length, 0);
+    expect(snapshot.data.rows).toBeUndefined();
+    expect(snapshot.data.values!.length).toBe(nonZero);
+    expect(snapshot.data.mask!.byteLength + snapshot.data.values!.byteLength).toBeLessThan((5 * 1024) / 2);
     expect(snapshotRecords(snapshot.data)).toEqual(records);
   });
 

@@ -4,6 +4,12 @@
  * `snippets` collection whole, 10,000 records each holding a typed array, took about five times as long in
  * Chromium as one 10 MB buffer). Derived from the `snippets` records, which stay the truth: a snapshot
  * names the seq it was taken at, and whatever changed after it is read from those records.
+ *
+ * The vectors are stored as a bitmap of their non-zero components and those components' values when that
+ * is smaller than the vectors end to end: the hashing embedder's have 220-320 non-zero of 1,024 (p50, CoSQA
+ * and the bench's snippets), so 10,000 of them take 4.5 MB instead of 10 MB, and IndexedDB hands a record
+ * over at about 20 ms a megabyte on the build machine (reading that record is most of the first relevance
+ * call after a worker start). A model's dense vectors stay end to end. Both forms are read.
  */
 import type { IndexRecord, SnippetRecord } from '../../store/records.ts';
 
@@ -23,7 +29,12 @@ export interface VectorSnapshotData {
   starts: Uint32Array;
   ends: Uint32Array;
   scales: Float32Array;
-  rows: Int8Array;
+  /** Every vector end to end (`dims` each), or, when smaller, `mask` and `values`. */
+  rows?: Int8Array;
+  /** Bit i (of byte i >> 3, low bit first) set when component i of the vectors end to end is not zero. */
+  mask?: Uint8Array;
+  /** The components whose bits are set, in order. */
+  values?: Int8Array;
 }
 
 export interface VectorSnapshot extends IndexRecord {
@@ -46,20 +57,61 @@ export function takeVectorSnapshot(records: Iterable<SnippetRecord>, args: { emb
     starts: new Uint32Array(total),
     ends: new Uint32Array(total),
     scales: new Float32Array(total),
-    rows: new Int8Array(total * dims),
   };
   let row = 0;
+  let nonZero = 0;
   for (const record of list) {
     for (const s of record.snippets) {
       data.formats[row] = s.format;
       data.starts[row] = s.start;
       data.ends[row] = s.end;
       data.scales[row] = s.scale;
-      data.rows.set(s.vector, row * dims);
+      for (let i = 0; i < s.vector.length; i++) if (s.vector[i] !== 0) nonZero++;
       row++;
     }
   }
+  const vectors = list.flatMap((r) => r.snippets.map((s) => s.vector));
+  if (nonZero + Math.ceil((total * dims) / 8) < total * dims) Object.assign(data, packSparse(vectors, dims, nonZero));
+  else {
+    data.rows = new Int8Array(total * dims);
+    vectors.forEach((vector, k) => data.rows!.set(vector, k * dims));
+  }
   return { id: VECTOR_SNAPSHOT_ID, version: args.version, seq: args.seq, saved: args.saved, data };
+}
+
+function packSparse(vectors: Int8Array[], dims: number, nonZero: number): { mask: Uint8Array; values: Int8Array } {
+  const mask = new Uint8Array(Math.ceil((vectors.length * dims) / 8));
+  const values = new Int8Array(nonZero);
+  let v = 0;
+  vectors.forEach((vector, k) => {
+    const base = k * dims;
+    for (let i = 0; i < dims; i++) {
+      const x = vector[i]!;
+      if (x === 0) continue;
+      const bit = base + i;
+      mask[bit >> 3]! |= 1 << (bit & 7);
+      values[v++] = x;
+    }
+  });
+  return { mask, values };
+}
+
+/** Every vector end to end, from either form. */
+function denseRows(data: VectorSnapshotData, total: number): Int8Array {
+  if (data.rows) return data.rows;
+  const rows = new Int8Array(total * data.dims);
+  const { mask, values } = data;
+  if (!mask || !values) throw new Error('vector snapshot: neither rows nor mask and values');
+  let v = 0;
+  for (let byte = 0; byte < mask.length; byte++) {
+    let bits = mask[byte]!;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      rows[(byte << 3) + 31 - Math.clz32(low)] = values[v++]!;
+      bits ^= low;
+    }
+  }
+  return rows;
 }
 
 /**
@@ -68,6 +120,7 @@ export function takeVectorSnapshot(records: Iterable<SnippetRecord>, args: { emb
  */
 export function snapshotRecords(data: VectorSnapshotData): SnippetRecord[] {
   const records: SnippetRecord[] = [];
+  const rows = denseRows(data, data.scales.length);
   let row = 0;
   data.ids.forEach((id, i) => {
     const snippets: SnippetRecord['snippets'] = [];
@@ -76,7 +129,7 @@ export function snapshotRecords(data: VectorSnapshotData): SnippetRecord[] {
         format: data.formats[row]!,
         start: data.starts[row]!,
         end: data.ends[row]!,
-        vector: data.rows.subarray(row * data.dims, (row + 1) * data.dims),
+        vector: rows.subarray(row * data.dims, (row + 1) * data.dims),
         scale: data.scales[row]!,
       });
     }
