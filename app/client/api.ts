@@ -90,6 +90,8 @@ export interface TesseraApi {
   previews(ids: readonly string[]): Promise<LibraryPreviews>;
   /** GET /assets/search?query=&transferables=false */
   search(query: string, signal?: AbortSignal): Promise<SearchedAssets>;
+  /** GET /assets/search?query=&assets=false: the ranked hits alone (identifier, score, match), no asset read, for a list that has its rows */
+  searchHits(query: string, signal?: AbortSignal): Promise<SearchedAssets>;
   /** GET /asset/{id} (with content) */
   getAsset(id: string): Promise<Asset>;
   /** GET /asset/{id}/activities */
@@ -201,6 +203,8 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
     previews: (ids: readonly string[]) => call<LibraryPreviews>(`/library/previews?ids=${ids.map(q).join(',')}`),
     search: (query: string, signal?: AbortSignal) =>
       call<SearchedAssets>(`/assets/search?query=${q(query)}&transferables=false`, signal ? { signal } : {}),
+    searchHits: (query: string, signal?: AbortSignal) =>
+      call<SearchedAssets>(`/assets/search?query=${q(query)}&assets=false`, signal ? { signal } : {}),
     getAsset: (id: string) => call<Asset>(`/asset/${q(id)}`),
     activities: (id: string) => call<Activities>(`/asset/${q(id)}/activities`),
     related: (id: string) => post<Assets>('/assets/related', { iterable: [{ id }] }),

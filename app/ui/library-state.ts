@@ -3,7 +3,7 @@ import { TesseraApiError, type LibraryRow, type TesseraApi } from '../client/api
 
 /**
  * The library list's state: every row (from `GET /library`), the query and filters (kept in the URL's
- * query string), the ranked hits of the current query (`GET /assets/search`, as you type), and the
+ * query string), the ranked hits of the current query (`GET /assets/search?assets=false`, as you type: hits alone, the rows are here), and the
  * first lines of the rows shown. The view reads `shown`; changes from the streams call `refresh()`.
  */
 export type SortKey = 'updated' | 'created' | 'score';
@@ -130,7 +130,7 @@ export function createLibraryState(api: TesseraApi) {
     const abort = (searchAbort = new AbortController());
     searching.value = true;
     try {
-      const found = await api.search(q, abort.signal);
+      const found = await api.searchHits(q, abort.signal);
       if (run !== searchRun) return;
       const map = new Map<string, number>();
       for (const item of found.iterable) map.set(item.identifier, item.score);

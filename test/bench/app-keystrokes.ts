@@ -7,12 +7,14 @@ import { line, round, stats, type Stats } from './stats.ts';
 /** Keystrokes a size that are typed but not measured. */
 export const KEYSTROKE_WARMUP = 3;
 const KEY_TIMEOUT_MS = 10_000;
+/** What the app's search as you type asks for (app/client api.ts `searchHits`): the baseline asks the same. */
+const APP_SEARCH_PARAMS = 'assets=false';
 
 export interface KeystrokeResult {
   assets: number;
   /** Keydown -> first frame after the list shows the query's results. */
   ui: Stats;
-  /** The bare `fetch()` of the same search from the page, until its body is read. */
+  /** The bare `fetch()` of the app's own search request (APP_SEARCH_PARAMS) from the page, until its body is read. */
   baseline: Stats;
   /** The baseline's Server-Timing `assets` (reading the results in the worker). */
   baselineAssetsRead: Stats;
@@ -72,7 +74,7 @@ export async function measureKeystrokes(page: Page, size: number, list: Query[],
     await page.keyboard.type(query.text.slice(-1));
     value = query.text;
     const sample = await page.evaluate(() => (window as unknown as { __appBench: { result: Promise<KeySample> } }).__appBench.result);
-    const [bare] = await page.evaluate(searchEach, [query.text]);
+    const [bare] = await page.evaluate(searchEach, { queries: [query.text], params: APP_SEARCH_PARAMS });
     if (i < KEYSTROKE_WARMUP) continue;
     if (!sample.ok) {
       timeouts++;
@@ -187,7 +189,7 @@ function pageInstallHarness(): void {
       const name = (r: { name: string }) => r.name || 'Untitled';
       if (!query) return { query, count: all.length, total: all.length, names: all.slice(0, 3).map(name) };
       // `bench` (ignored by the worker) tells this request from the app's own in Resource Timing.
-      const response = await fetch(`/api/assets/search?query=${encodeURIComponent(query)}&transferables=false&bench=expected`);
+      const response = await fetch(`/api/assets/search?query=${encodeURIComponent(query)}&assets=false&bench=expected`);
       const found = (await response.json()) as { iterable: { identifier: string; score: number }[] };
       const scores = new Map(found.iterable.map((r) => [r.identifier, r.score]));
       // As the app ranks them (library-state.ts): the library's rows that are hits, by score, stable.

@@ -16,7 +16,7 @@
  *     rows (`aria-posinset` 1..3) bear the expected names, and the app's own search request for the new
  *     query has completed (its Resource Timing entry), so an earlier render can never stop it. The
  *     baseline, measured right after each keystroke in the same page: the bare
- *     `fetch('/api/assets/search?query=…&transferables=false')` of the same query until its body is read.
+ *     `fetch('/api/assets/search?query=…&assets=false')` of the same query (the app's own request: the hits alone) until its body is read.
  *     Where the time goes, from the app's request's Resource Timing entry: keydown -> request start,
  *     the request (with its Server-Timing `rank` and `assets`), response -> rows rendered, rows -> frame.
  *  2. first rows after a reload at 10,000 (the worker running): `page.reload()` with an init script that
@@ -92,7 +92,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
       await importSeeds(page, size - imported, () => namedSeed(gen));
       const importSeconds = (Date.now() - t0) / 1000;
       // The index caught up and saved, so no snapshot write runs under the measurements.
-      await page.evaluate(async () => void (await (await fetch('/api/assets/search?query=warm&transferables=false')).text()));
+      await page.evaluate(async () => void (await (await fetch('/api/assets/search?query=warm&assets=false')).text()));
       const savedAfter = await waitForSnapshot(page, 60_000);
       log(`  ${size.toLocaleString('en')} assets: ${(size - imported).toLocaleString('en')} imported in ${importSeconds.toFixed(1)} s${savedAfter === null ? ' (index snapshot NOT saved within 60 s)' : ''}`);
       imported = size;

@@ -217,12 +217,14 @@ export interface TimedSearch {
  * read, with its Server-Timing. In the page (also app.ts's baseline), and in Node against the Node host
  * (node-host.ts, `base` its URL).
  */
-export function searchEach(queries: readonly string[], base = '/api'): Promise<TimedSearch[]> {
+export function searchEach(queries: readonly string[] | { queries: readonly string[]; params: string }, base = '/api'): Promise<TimedSearch[]> {
+  // From the page (`page.evaluate` passes one argument), other parameters come with the queries.
+  const { queries: list, params } = 'params' in queries ? queries : { queries, params: 'transferables=false' };
   return (async () => {
     const out: TimedSearch[] = [];
-    for (const query of queries) {
+    for (const query of list) {
       const t0 = performance.now();
-      const response = await fetch(`${base}/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
+      const response = await fetch(`${base}/assets/search?query=${encodeURIComponent(query)}&${params}`);
       const text = await response.text();
       const total = performance.now() - t0;
       if (!response.ok) throw new Error(`search ${query}: ${response.status} ${text.slice(0, 300)}`);

@@ -103,6 +103,20 @@ describe('GET /assets/search', () => {
     expect((await api.get('/assets/search?query=x&transferables=maybe')).status).toBe(400);
   });
 
+  it('answers the hits alone with assets=false: the same results in the same order, no asset read', async () => {
+    const withAssets = await search('query=cli');
+    const hits = await search('query=cli&assets=false');
+    expect(hits.iterable.length).toBeGreaterThan(1);
+    expect(hits.iterable).toEqual(withAssets.iterable.map(({ asset: _asset, ...hit }) => hit));
+    expect(hits.iterable.every((hit) => !('asset' in hit))).toBe(true);
+    expect({ exact: hits.exact, suggested: hits.suggested }).toEqual({ exact: withAssets.exact, suggested: withAssets.suggested });
+    const reply = await api.get('/assets/search?query=cli&assets=false');
+    expect(reply.headers.get('server-timing')).toMatch(/assets;dur=0\.\d+/);
+    expect((await api.post(`/assets/${ids.go}/delete`)).status).toBe(200);
+    expect(found(await search('query=cli&assets=false'))).not.toContain(ids.go);
+    expect((await api.get('/assets/search?query=x&assets=maybe')).status).toBe(400);
+  });
+
   it('finds pseudo assets only with pseudo=true', async () => {
     const seed = fragmentSeed('hidden pseudo snippet zanzibar');
     const pseudo = await create({ asset: { ...seed.asset, pseudo: true } });

@@ -126,6 +126,12 @@ export interface SearchOptions extends ListOptions {
   /** How many results to answer, 1..1000 (default 100), after `offset` (default 0). */
   limit?: number;
   offset?: number;
+  /**
+   * Answer each result with its asset. Default true. False (a Tessera extension) answers the hits alone:
+   * identifier, score, match, exact, for a page that shows its own rows (the app's list), read from the
+   * index without reading an asset.
+   */
+  assets?: boolean;
 }
 /** What a search tells besides its result (the route answers them as headers): where the time went, and the number of results in all. */
 export interface SearchObserver {
@@ -432,6 +438,7 @@ const listing = (options?: ListOptions) => ({ ...transferables(options), pseudo:
 const searching = (options?: SearchOptions, observer?: SearchObserver) => ({
   ...listing(options),
   page: { limit: count(options, 'limit', 1, MAX_PAGE_SIZE), offset: count(options, 'offset', 0, 1_000_000) },
+  assets: flag(options, 'assets', true),
   timing: observer?.timing,
   onTotal: observer?.onTotal,
 });

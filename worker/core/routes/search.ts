@@ -10,7 +10,8 @@ export const TOTAL_HEADER = 'tessera-total';
 /**
  * Search and discovery under `/assets`.
  *
- * - `GET /search?query=…&searchable_tags=a,b&transferables&pseudo` -> SearchedAssets (500 without query and tags).
+ * - `GET /search?query=…&searchable_tags=a,b&transferables&pseudo` -> SearchedAssets (500 without query and tags);
+ *   `&assets=false` (Tessera's own) answers the hits without their assets.
  * - `POST /search?transferables&pseudo` with AssetsSearchWithFiltersInput -> `{results: SearchedAssets}`.
  * - Both answer one page of their results: `?limit=` (1..1000, default 100) after `?offset=` (default 0),
  *   with the number of results in all in the `tessera-total` header. A ranked query has at most 50; a
@@ -30,6 +31,7 @@ export function searchRoutes(ctx: ServiceContext) {
   const options = (c: HonoContext) => ({
     transferables: queryFlag(c, 'transferables', true),
     pseudo: queryFlag(c, 'pseudo', false),
+    assets: queryFlag(c, 'assets', true),
     limit: queryNumber(c, 'limit'),
     offset: queryNumber(c, 'offset'),
   });

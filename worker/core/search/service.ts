@@ -42,6 +42,8 @@ export interface SearchTiming {
 export interface SearchOptions {
   transferables?: boolean;
   pseudo?: boolean;
+  /** Answer each result with its asset (default true); false answers the hits alone, reading no asset. */
+  assets?: boolean;
   timing?: SearchTiming;
   /** Which results to answer, in result order: `limit` (default DEFAULT_PAGE_SIZE) after `offset` (default 0). */
   page?: { limit?: number | undefined; offset?: number | undefined };
@@ -104,7 +106,7 @@ export async function searchAssets(
     }
     return found.sort((a, b) => b.score - a.score || b.updated - a.updated);
   });
-  return timed(timing, 'assets', () => searchedAssets(ctx, pageOf(ranked, options), options.transferables !== false));
+  return timed(timing, 'assets', () => searchedAssets(ctx, pageOf(ranked, options), options));
 }
 
 /**
@@ -148,7 +150,7 @@ export async function searchWithFilters(
     }
     return found.sort((a, b) => b.created - a.created);
   });
-  const results = await timed(timing, 'assets', () => searchedAssets(ctx, pageOf(ranked, options), options.transferables !== false));
+  const results = await timed(timing, 'assets', () => searchedAssets(ctx, pageOf(ranked, options), options));
   return { results };
 }
 
@@ -183,14 +185,19 @@ export function rankedFromHits(index: LexicalIndex<DocMeta>, hits: Hits, words: 
   });
 }
 
-/** The wire SearchedAssets: each result with its asset, read in one transaction (assets deleted meanwhile are left out). */
-async function searchedAssets(ctx: ServiceContext, ranked: readonly Ranked[], transferables: boolean): Promise<SearchedAssets> {
-  const assets = await ctx.store.read((tx) => assetsByIds(tx, ranked.map((r) => r.id), transferables), assetScope({ transferables }));
+/**
+ * The wire SearchedAssets: each result with its asset, read in one transaction (assets deleted meanwhile are
+ * left out); or, with `assets: false`, the hits alone (the index has caught up with every committed delete).
+ */
+async function searchedAssets(ctx: ServiceContext, ranked: readonly Ranked[], options: SearchOptions): Promise<SearchedAssets> {
+  const transferables = options.transferables !== false;
+  const assets =
+    options.assets === false ? undefined : await ctx.store.read((tx) => assetsByIds(tx, ranked.map((r) => r.id), transferables), assetScope({ transferables }));
   const iterable: SearchedAsset[] = [];
   ranked.forEach((r, i) => {
-    const asset = assets[i];
-    if (!asset) return;
-    iterable.push({ exact: r.exact, score: r.score, match: r.match, identifier: r.id, asset, ...(r.pseudo ? { pseudo: true } : {}) });
+    const hit = { exact: r.exact, score: r.score, match: r.match, identifier: r.id, ...(r.pseudo ? { pseudo: true } : {}) };
+    if (!assets) iterable.push(hit);
+    else if (assets[i]) iterable.push({ ...hit, asset: assets[i] });
   });
   const exact = iterable.filter((r) => r.exact).length;
   return { iterable, exact, suggested: iterable.length - exact };
