@@ -45,7 +45,7 @@ export { IDEMPOTENCY_HEADER };
 import { clientDefaults } from './defaults.ts';
 
 export type { Asset, Seed, SearchedAssets, ClassificationSpecificEnum } from '../../worker/core/model/schemas.ts';
-export type { LibraryRow } from '../../worker/core/library/schemas.ts';
+export type { LibraryRow, LibraryRows } from '../../worker/core/library/schemas.ts';
 export type { Conversation, QGPTRelevanceOutput, QGPTStreamOutput, RelevantQGPTSeed, RelevantQGPTSeeds } from '../../worker/core/model/schemas.ts';
 export type { RestoreSummary } from '../../worker/core/backup/restore.ts';
 export type { EmbedderInfo, EmbeddingProgress };

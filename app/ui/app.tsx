@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import type { LibraryRows } from '../client/api.ts';
 import { watchAssets } from '../client/changes.ts';
 import { copyAsset, exportAsset } from './actions.ts';
 import { installCapture, isEditable } from './capture.ts';
@@ -13,9 +14,10 @@ import { LibraryView } from './views/library-view.tsx';
 import { SettingsView } from './views/settings-view.tsx';
 
 /** Mounts the app into `root`: the session (API, list state), the live streams, capture and the views. */
-export function mountApp(root: HTMLElement, base: string): Session {
+/** `firstRows`: `GET /library` already sent by the page (it need not wait for this chunk to load). */
+export function mountApp(root: HTMLElement, base: string, firstRows?: Promise<LibraryRows>): Session {
   const session = createSession(base);
-  void session.library.refresh();
+  void session.library.refresh(firstRows);
   watchAssets(({ changed, deleted, snapshot }) => {
     if (snapshot) void session.library.refresh();
     else session.assetsChanged(changed, deleted);

@@ -1,5 +1,5 @@
 import { batch, computed, effect, signal } from '@preact/signals';
-import { TesseraApiError, type LibraryRow, type TesseraApi } from '../client/api.ts';
+import { TesseraApiError, type LibraryRow, type LibraryRows, type TesseraApi } from '../client/api.ts';
 
 /**
  * The library list's state: every row (from `GET /library`), the query and filters (kept in the URL's
@@ -159,8 +159,11 @@ export function createLibraryState(api: TesseraApi) {
 
   let loading: Promise<void> | undefined;
   let again = false;
-  /** Reads every row again (coalesced: calls while one read runs make one more read after it). */
-  function refresh(): Promise<void> {
+  /**
+   * Reads every row again (coalesced: calls while one read runs make one more read after it). `first`:
+   * the rows a read already under way will answer (the page asks for them before the UI has loaded).
+   */
+  function refresh(first?: Promise<LibraryRows>): Promise<void> {
     if (loading) {
       again = true;
       return loading;
@@ -169,7 +172,8 @@ export function createLibraryState(api: TesseraApi) {
       do {
         again = false;
         try {
-          const { rows: next } = await api.libraryRows();
+          const { rows: next } = await (first ?? api.libraryRows());
+          first = undefined;
           batch(() => {
             rows.value = next;
             error.value = undefined;

@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fileSeed, fragmentSeed } from '../support/seeds.ts';
+import { testClassifier } from '../support/classifier.ts';
+import { withDefaults } from '../../worker/core/deps.ts';
+import { createServices } from '../../worker/core/services.ts';
 
 let api: TestApi;
 let clock = Date.parse('2026-01-01T00:00:00Z');
@@ -31,6 +34,16 @@ describe('GET /library', () => {
     expect((await api.post(`/assets/${go.id}/delete`)).status).toBe(200);
     after = (await api.get('/library')).json().rows;
     expect(after.map((r: { id: string }) => r.id)).toEqual([py.id]);
+  });
+
+  it('keeps its body until the next change, a change of another context too', async () => {
+    const py = await api.create(fragmentSeed(PYTHON_SNIPPET, { name: 'Flags' }));
+    const first = await api.get('/library');
+    expect(api.ctx.assetCache.size).toBeGreaterThanOrEqual(first.text.length);
+    expect((await api.get('/library')).text).toBe(first.text);
+    const other = createServices(withDefaults({ store: api.store, feed: api.feed, classifier: await testClassifier() }));
+    const go = await other.createAsset(fragmentSeed(GO_SNIPPET, { name: 'Go main' }));
+    expect((await api.get('/library')).json().rows.map((r: { id: string }) => r.id)).toEqual([go.id, py.id]);
   });
 
   it('refuses a bad pseudo flag with a 400', async () => {

@@ -82,4 +82,4 @@ export const KEYED_CALL = 'keyed';
 export const STREAMING_OPERATIONS = ['backup', 'restoreBackup', 'answerStream'] as const satisfies readonly (keyof StreamingServices)[];
 
 /** The operations the RPC path does not offer either: JSON bodies for HTTP (see BodyServices); RPC takes the objects. */
-export const BODY_OPERATIONS = ['getAssetBody', 'listAssetsBody'] as const satisfies readonly (keyof BodyServices)[];
+export const BODY_OPERATIONS = ['getAssetBody', 'listAssetsBody', 'listLibraryRowsBody'] as const satisfies readonly (keyof BodyServices)[];

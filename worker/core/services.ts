@@ -81,7 +81,7 @@ import {
   type WorkstreamSummary,
 } from './model/schemas.ts';
 import { libraryPreviews } from './library/previews.ts';
-import { listLibraryRows } from './library/rows.ts';
+import { listLibraryRows, listLibraryRowsBody } from './library/rows.ts';
 import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
 import { ConversationUpdateSchema, deleteConversation, getConversation, listConversations, updateConversation } from './qgpt/conversations.ts';
 import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/files/folders.ts';
@@ -287,6 +287,8 @@ export interface BodyServices {
   getAssetBody(asset: string, options?: TransferableOptions): Promise<Uint8Array<ArrayBuffer>>;
   /** GET /assets: `listAssets`'s answer as JSON bytes */
   listAssetsBody(options?: ListOptions): Promise<Uint8Array<ArrayBuffer>>;
+  /** GET /library: `listLibraryRows`'s answer as JSON bytes */
+  listLibraryRowsBody(options?: { pseudo?: boolean }): Promise<Uint8Array<ArrayBuffer>>;
 }
 
 export type AllServices = Services & StreamingServices & BodyServices;
@@ -319,6 +321,7 @@ export function createServices(ctx: ServiceContext): AllServices {
     listAssets: (options?: ListOptions) => listAssets(ctx, listing(options)),
     getAssetBody: (asset, options) => getAssetBody(ctx, id(asset), transferables(options)),
     listAssetsBody: (options?: ListOptions) => listAssetsBody(ctx, listing(options)),
+    listLibraryRowsBody: (options?: { pseudo?: boolean }) => listLibraryRowsBody(ctx, { pseudo: flag(options, 'pseudo', false) }),
     suggestedAssets: (options?: ListOptions) => suggestedAssets(ctx, listing(options)),
     searchAssets: (params, options, observer) => {
       const checked = check(SearchParamsSchema, params, '{query?, tags?}');

@@ -71,8 +71,12 @@ export function getAsset(ctx: ServiceContext, id: string, options: ReadOptions =
  * read then neither serialises nor allocates the wire object again (the RPC path takes the Asset itself).
  */
 export function getAssetBody(ctx: ServiceContext, id: string, options: ReadOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const key = `asset body ${options.transferables !== false} ${id}`;
-  return ctx.assetCache.get(key, async () => utf8.encode(JSON.stringify(await getAsset(ctx, id, options))), (body) => body.byteLength);
+  return jsonBody(ctx, `asset body ${options.transferables !== false} ${id}`, () => getAsset(ctx, id, options));
+}
+
+/** What `load` answers, as JSON bytes kept in the asset cache under `key` until the next change. */
+export function jsonBody(ctx: ServiceContext, key: string, load: () => Promise<unknown>): Promise<Uint8Array<ArrayBuffer>> {
+  return ctx.assetCache.get(key, async () => utf8.encode(JSON.stringify(await load())), (body) => body.byteLength);
 }
 
 async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<string, Collections[C]>> {
@@ -89,8 +93,7 @@ export function listAssets(ctx: ServiceContext, options: ReadOptions & { pseudo?
  * assets (and encoding the text for the Response) cost about as much as reading them from IndexedDB.
  */
 export function listAssetsBody(ctx: ServiceContext, options: ReadOptions & { pseudo?: boolean } = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const key = `list ${options.transferables !== false} ${options.pseudo === true}`;
-  return ctx.assetCache.get(key, async () => utf8.encode(JSON.stringify(await listAssets(ctx, options))), (body) => body.byteLength);
+  return jsonBody(ctx, `list ${options.transferables !== false} ${options.pseudo === true}`, () => listAssets(ctx, options));
 }
 
 /** `listAssets` inside a transaction the caller holds (a stream snapshot reads its seq in the same one). */

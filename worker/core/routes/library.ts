@@ -2,7 +2,7 @@ import { Hono } from 'hono/quick';
 import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { createServices } from '../services.ts';
-import { queryFlag } from './http.ts';
+import { JSON_TYPE, queryFlag } from './http.ts';
 
 /**
  * `/library`: Tessera's own API for list views (not part of the desktop API).
@@ -16,7 +16,7 @@ import { queryFlag } from './http.ts';
 export function libraryRoutes(ctx: ServiceContext) {
   const app = new Hono();
   const services = createServices(ctx);
-  app.get('/', async (c) => c.json(await services.listLibraryRows({ pseudo: queryFlag(c, 'pseudo', false) })));
+  app.get('/', async (c) => c.body(await services.listLibraryRowsBody({ pseudo: queryFlag(c, 'pseudo', false) }), 200, JSON_TYPE));
   app.get('/previews', async (c) => {
     const ids = c.req.query('ids');
     if (ids === undefined || ids.trim() === '') throw badRequest("Query parameter 'ids' must list asset ids, comma-separated.", 'invalid_parameter');
