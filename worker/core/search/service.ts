@@ -1,4 +1,5 @@
 import { assembleAsset, assetScope } from '../assets/read.ts';
+import { sharedIndexReads } from '../store/shared-index-reads.ts';
 import type { ServiceContext } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import * as build from '../model/build.ts';
@@ -203,13 +204,17 @@ async function searchedAssets(ctx: ServiceContext, ranked: readonly Ranked[], op
   return { iterable, exact, suggested: iterable.length - exact };
 }
 
-/** The wire assets of some ids, in order (undefined where an asset no longer exists). */
+/**
+ * The wire assets of some ids, in order (undefined where an asset no longer exists). A tag or website
+ * several of them show is read once (`sharedIndexReads`).
+ */
 export async function assetsByIds(tx: ReadTx, ids: readonly string[], transferables: boolean): Promise<(Asset | undefined)[]> {
   const records = await tx.getMany('assets', ids);
   const byId = new Map(records.map((r) => [r.id, r]));
+  const shared = sharedIndexReads(tx);
   return Promise.all(ids.map((id) => {
     const record = byId.get(id);
-    return record ? assembleAsset(tx, record, { transferables }) : undefined;
+    return record ? assembleAsset(shared, record, { transferables }) : undefined;
   }));
 }
 
