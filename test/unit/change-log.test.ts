@@ -46,7 +46,11 @@ describe('commit and the change log', () => {
   it('keeps only the newest entries and says when a reader fell too far behind', async () => {
     const { ctx } = await context();
     // Pretend many changes happened already: jump the counter near the window's edge.
-    await ctx.store.write((tx) => tx.put('meta', { id: 'seq', value: CHANGE_LOG_SIZE }));
+    await ctx.store.write(async (tx) => {
+      await tx.put('meta', { id: 'seq', value: CHANGE_LOG_SIZE });
+      await tx.put('changes', { id: changeKey(1), seq: 1, asset: 'old', kind: 'created' });
+    });
+    expect(await ctx.store.read((tx) => tx.get('changes', changeKey(1)))).toBeDefined();
     await commit(ctx, async (_tx, log) => {
       log.updated('x');
     }, []);

@@ -67,7 +67,9 @@ export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chan
       const writes: Promise<void>[] = [];
       for (const [asset, kind] of log.changes) {
         const event: ChangeRecord = { id: changeKey(++seq), seq, asset, kind };
-        writes.push(tx.put('changes', event), tx.delete('changes', changeKey(seq - CHANGE_LOG_SIZE)));
+        writes.push(tx.put('changes', event));
+        // The entry that falls out of the log; a library's first CHANGE_LOG_SIZE changes drop none.
+        if (seq > CHANGE_LOG_SIZE) writes.push(tx.delete('changes', changeKey(seq - CHANGE_LOG_SIZE)));
         events.push({ seq, asset, kind });
       }
       writes.push(tx.put('meta', { id: SEQ_KEY, value: seq }));
