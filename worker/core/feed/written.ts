@@ -38,6 +38,18 @@ export class WrittenAssets {
     return entry && entry.seq === seq ? entry.parts : undefined;
   }
 
+  /** `ids` split into the parts held for each one's latest change (`latest`, by asset) and those to read. */
+  split(ids: readonly string[], latest: ReadonlyMap<string, number>): { written: DocumentParts[]; unread: string[] } {
+    const written: DocumentParts[] = [];
+    const unread: string[] = [];
+    for (const id of ids) {
+      const parts = this.at(id, latest.get(id));
+      if (parts) written.push(parts);
+      else unread.push(id);
+    }
+    return { written, unread };
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -294,15 +294,9 @@ export class SearchIndex {
     const ids = [...latest.keys()];
     for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
       const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
-      const handed: SearchDocument[] = [];
-      const unread: string[] = [];
-      for (const id of chunk) {
-        const parts = this.ctx.written.at(id, latest.get(id));
-        if (parts) handed.push(searchDocument(parts));
-        else unread.push(id);
-      }
+      const { written, unread } = this.ctx.written.split(chunk, latest);
       const read = unread.length === 0 ? [] : await this.ctx.store.read((tx) => readDocuments(tx, unread), DOCUMENT_SCOPE);
-      this.apply(chunk, [...handed, ...read]);
+      this.apply(chunk, [...written.map(searchDocument), ...read]);
     }
     this.seq = changes[changes.length - 1]!.seq;
     this.changed();

@@ -264,18 +264,11 @@ export class VectorIndex {
       }
       // What this context wrote is not read back (feed/written.ts): those assets go in larger chunks, as a
       // chunk's save waits behind whatever write transactions came first (an import's, while it runs).
-      const handed = todo.filter((id) => this.ctx.written.at(id, latest.get(id)));
-      const handedIds = new Set(handed);
-      const chunks = [...slices(handed, HANDED_CHUNK), ...slices(todo.filter((id) => !handedIds.has(id)), CHUNK)];
+      const all = this.ctx.written.split(todo, latest);
+      const chunks = [...slices(all.written.map((p) => p.asset.id), HANDED_CHUNK), ...slices(all.unread, CHUNK)];
       let done = 0;
       for (const [i, ids] of chunks.entries()) {
-        const handed: AssetText[] = [];
-        const unread: string[] = [];
-        for (const id of ids) {
-          const parts = this.ctx.written.at(id, latest.get(id));
-          if (parts) handed.push(assetText(parts));
-          else unread.push(id);
-        }
+        const { written, unread } = this.ctx.written.split(ids, latest);
         // An asset this context created has no stored vectors yet: only the others are read.
         const [read, stored] =
           unread.length === 0
@@ -284,7 +277,7 @@ export class VectorIndex {
                 (tx) => Promise.all([readAssetTexts(tx, unread), tx.getMany('snippets', unread)]),
                 ['assets', 'formats', 'contents', 'snippets'],
               );
-        const texts = [...handed, ...read];
+        const texts = [...written.map(assetText), ...read];
         const found = new Set(texts.map((t) => t.asset.id));
         // Vectors already made from the asset's text as it is now are kept: those in memory (a score,
         // export or link logs the asset as updated but changes no text), and those stored by this embedder
