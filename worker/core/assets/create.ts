@@ -28,31 +28,20 @@ export async function createAsset(ctx: ServiceContext, seed: Seed | undefined, o
   const prepared = await prepareSeed(ctx, seed);
   return commit(ctx, async (tx, log) => {
     const stored = await storeAsset(ctx, tx, prepared, seed?.person ?? undefined);
-    log.created(stored.asset.id, stored.parts);
+    log.created(stored.asset.id, stored);
     // An asset with no links is answered from what was just written; one with links is read back (its
     // tags list their other assets too).
-    return stored.linked ? assembleAsset(tx, stored.asset, options) : build.asset(unlinkedParts(stored, options));
+    const linked = stored.tags.length + stored.websites.length + stored.persons.length > 0;
+    return linked ? assembleAsset(tx, stored.asset, options) : build.asset(unlinkedParts(stored, options));
   }, STORE_ASSET_SCOPE);
 }
 
-/** What `storeAsset` wrote. */
-export interface StoredAsset {
-  asset: AssetRecord;
-  format: FormatRecord;
-  content: ContentRecord;
-  annotations: AnnotationRecord[];
-  /** It was linked to a tag, website or person. */
-  linked: boolean;
-  /** Everything its search document and vectors are made of (ChangeLog.created). */
-  parts: DocumentParts;
-}
-
-function unlinkedParts(stored: StoredAsset, options: ReadOptions): build.AssetParts {
+function unlinkedParts(stored: DocumentParts, options: ReadOptions): build.AssetParts {
   const none = { tags: [], websites: [], summaries: [], persons: [], conversations: [] };
   return {
     asset: { ...stored.asset, ...none },
-    formats: [stored.format],
-    contents: options.transferables === false ? null : new Map([[stored.format.id, stored.content]]),
+    formats: stored.formats,
+    contents: options.transferables === false ? null : new Map(stored.contents.map((c) => [c.id, c])),
     annotations: stored.annotations,
     ...none,
   };
@@ -60,10 +49,11 @@ function unlinkedParts(stored: StoredAsset, options: ReadOptions): build.AssetPa
 
 /**
  * Stores a prepared seed as a new asset with its format, content, links and first activity, in the
- * caller's transaction; answers what it wrote. The puts that depend on no read are issued together, not
- * one after another: each awaited put would wait for a round trip to the database.
+ * caller's transaction; answers what it wrote (all its search document and vectors are made of, for
+ * ChangeLog.created). The puts that depend on no read are issued together, not one after another: each
+ * awaited put would wait for a round trip to the database.
  */
-export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<StoredAsset> {
+export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<DocumentParts> {
   const { seeded, content, classification } = prepared;
   const now = ctx.now().toISOString();
   const id = ctx.newId();
@@ -109,14 +99,16 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
   for (const seedTag of metadata?.tags ?? []) {
     const tag = await findOrCreateTag(ctx, tx, seedTag);
     if (!(await addLink(tx, 'tags', tag.id, id))) continue;
-    linked.tags.push({ ...tag, updated: now });
-    await tx.put('tags', linked.tags[linked.tags.length - 1]!);
+    const record = { ...tag, updated: now };
+    linked.tags.push(record);
+    await tx.put('tags', record);
   }
   for (const seedWebsite of metadata?.websites ?? []) {
     const website = await findOrCreateWebsite(ctx, tx, seedWebsite);
     if (!(await addLink(tx, 'websites', website.id, id))) continue;
-    linked.websites.push({ ...website, updated: now });
-    await tx.put('websites', linked.websites[linked.websites.length - 1]!);
+    const record = { ...website, updated: now };
+    linked.websites.push(record);
+    await tx.put('websites', record);
   }
   for (const seedPerson of [...(metadata?.persons ?? []), ...(person ? [person] : [])]) {
     const record: PersonRecord = {
@@ -139,14 +131,7 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
   writes.push(recordActivity(ctx, tx, asset, 'created', seeded.application));
   writes.push(tx.put('assets', asset));
   await Promise.all(writes);
-  return {
-    asset,
-    format,
-    content: stored,
-    annotations,
-    linked: linked.tags.length + linked.websites.length + linked.persons.length > 0,
-    parts: { asset, formats: [format], contents: [stored], annotations, ...linked },
-  };
+  return { asset, formats: [format], contents: [stored], annotations, ...linked };
 }
 
 function annotationRecord(ctx: ServiceContext, assetId: string, seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>): AnnotationRecord {

@@ -36,7 +36,7 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     const store = async (i: number) => {
       const stored = await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined);
       out[i] = stored.asset.id;
-      parts[i] = stored.parts;
+      parts[i] = stored;
     };
     // Seeds that link no tag or website touch only records of their own: stored side by side, so the
     // transaction's requests flow without waiting for each other. The others share tag and website

@@ -265,10 +265,13 @@ export class VectorIndex {
       // What this context wrote is not read back (feed/written.ts): those assets go in larger chunks, as a
       // chunk's save waits behind whatever write transactions came first (an import's, while it runs).
       const all = this.ctx.written.split(todo, latest);
-      const chunks = [...slices(all.written.map((p) => p.asset.id), HANDED_CHUNK), ...slices(all.unread, CHUNK)];
+      const chunks = [
+        ...slices(all.written, HANDED_CHUNK).map((written) => ({ written, unread: [] as string[] })),
+        ...slices(all.unread, CHUNK).map((unread) => ({ written: [] as DocumentParts[], unread })),
+      ];
       let done = 0;
-      for (const [i, ids] of chunks.entries()) {
-        const { written, unread } = this.ctx.written.split(ids, latest);
+      for (const [i, { written, unread }] of chunks.entries()) {
+        const ids = [...written.map((p) => p.asset.id), ...unread];
         // An asset this context created has no stored vectors yet: only the others are read.
         const [read, stored] =
           unread.length === 0

@@ -97,9 +97,9 @@ function packSparse(vectors: Int8Array[], dims: number, nonZero: number): { mask
 }
 
 /** Every vector end to end, from either form. */
-function denseRows(data: VectorSnapshotData, total: number): Int8Array {
+function denseRows(data: VectorSnapshotData): Int8Array {
   if (data.rows) return data.rows;
-  const rows = new Int8Array(total * data.dims);
+  const rows = new Int8Array(data.scales.length * data.dims);
   const { mask, values } = data;
   if (!mask || !values) throw new Error('vector snapshot: neither rows nor mask and values');
   let v = 0;
@@ -120,7 +120,7 @@ function denseRows(data: VectorSnapshotData, total: number): Int8Array {
  */
 export function snapshotRecords(data: VectorSnapshotData): SnippetRecord[] {
   const records: SnippetRecord[] = [];
-  const rows = denseRows(data, data.scales.length);
+  const rows = denseRows(data);
   let row = 0;
   data.ids.forEach((id, i) => {
     const snippets: SnippetRecord['snippets'] = [];
