@@ -2,15 +2,25 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../worker/core/deps.ts';
 import { commit } from '../../worker/core/feed/commit.ts';
 import type { ChangeEvent } from '../../worker/core/feed/feed.ts';
+import { HeardChanges } from '../../worker/core/feed/heard.ts';
+import { WrittenAssets } from '../../worker/core/feed/written.ts';
 import { LogFeed } from '../../worker/node/log-feed.ts';
 import { PostgresDatabase } from '../../worker/node/pg/database.ts';
 import { PgListener } from '../../worker/node/pg/listen.ts';
 import { PgStore } from '../../worker/node/pg/pg-store.ts';
 import { dropSchemas, openPgliteStore, postgresUrl, testSchema } from '../support/pg.ts';
 
+/** What `commit` uses of a ServiceContext, one for each feed. */
+const contexts = new WeakMap<LogFeed, ServiceContext>();
+function contextOf(store: PgStore, feed: LogFeed): ServiceContext {
+  let ctx = contexts.get(feed);
+  if (!ctx) contexts.set(feed, (ctx = { store, feed, heard: new HeardChanges(feed), written: new WrittenAssets() } as unknown as ServiceContext));
+  return ctx;
+}
+
 /** Commits a change to `asset` through the core's commit (change log, seq, publish after commit). */
 function change(store: PgStore, feed: LogFeed, asset: string, kind: ChangeEvent['kind'] = 'created') {
-  return commit({ store, feed } as unknown as ServiceContext, async (tx, log) => {
+  return commit(contextOf(store, feed), async (tx, log) => {
     await tx.put('meta', { id: `touched-${asset}`, value: kind });
     log[kind](asset);
   }, []);

@@ -6,6 +6,7 @@ import { embeddingSettingsRecord } from './embed/endpoint-settings.ts';
 import { HashingEmbedder } from './embed/hashing.ts';
 import type { IdempotencyScope } from './idempotency.ts';
 import type { Feed } from './feed/feed.ts';
+import { HeardChanges } from './feed/heard.ts';
 import { WrittenAssets } from './feed/written.ts';
 import { NO_MODULES, type LoadModule } from './lazy-modules.ts';
 import { NO_FILES, type FileSource } from './qgpt/files/files.ts';
@@ -41,6 +42,8 @@ export interface Deps {
   loadModule?: LoadModule;
   /** What this context's commits wrote of new assets, for the background indexes. Default an empty one. */
   written?: WrittenAssets;
+  /** The change events heard on `feed` and whether a write of this context is under way (feed/heard.ts). Default one on `feed`. */
+  heard?: HeardChanges;
   /**
    * The `/qgpt/stream` requests of other instances serving the same library, so a stop, a reset or a
    * conversation's delete reaches them (streams/running.ts). Default none: the host is alone with its library.
@@ -77,5 +80,6 @@ export function withDefaults(deps: Deps): ServiceContext {
     // Made only when missing: a cache subscribes to the feed, and withDefaults may see a ServiceContext again.
     assetCache: deps.assetCache ?? new AssetCache(deps.feed),
     written: deps.written ?? new WrittenAssets(),
+    heard: deps.heard ?? new HeardChanges(deps.feed),
   };
 }

@@ -47,7 +47,12 @@ const LOG_SCOPE = ['changes', 'meta'] as const satisfies readonly CollectionName
  * here. A user's write never names the derived collections (`indexes`, `snippets`), so in IndexedDB it
  * does not wait behind the search snapshot or the vectors being saved (test/unit/store-scopes.test.ts).
  */
-export async function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>, scope: readonly CollectionName[]): Promise<T> {
+export function commit<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>, scope: readonly CollectionName[]): Promise<T> {
+  return ctx.heard.during(() => commitLogged(ctx, fn, scope));
+}
+
+/** `commit`'s transaction, with its changes logged and then published. */
+async function commitLogged<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: ChangeLog) => Promise<T>, scope: readonly CollectionName[]): Promise<T> {
   const events: ChangeEvent[] = [];
   let log = new ChangeLog();
   const result = await keyedWrite(ctx, async (tx) => {
@@ -103,10 +108,14 @@ export function lastSeq(ctx: ServiceContext): Promise<number> {
 
 /**
  * The committed changes after `seq`, in commit order, or `undefined` when the log no longer reaches
- * back that far (the caller then starts again from a snapshot).
+ * back that far (the caller then starts again from a snapshot). While a write of this context is under
+ * way, the events it heard when they reach back to `seq` (feed/heard.ts: the log's read would wait for
+ * that write).
  */
 export async function changesSince(ctx: ServiceContext, seq: number): Promise<ChangeEvent[] | undefined> {
-  return ctx.store.read((tx) => readChangesSince(tx, seq));
+  const heard = ctx.heard.writing ? ctx.heard.since(seq) : undefined;
+  if (heard) return heard;
+  return ctx.store.read((tx) => readChangesSince(tx, seq), LOG_SCOPE);
 }
 
 /** `changesSince` inside a transaction the caller holds (to read other records at the same point). */
