@@ -8,7 +8,7 @@ import { line, round, stats, type Stats } from './stats.ts';
 export const KEYSTROKE_WARMUP = 3;
 const KEY_TIMEOUT_MS = 10_000;
 /** What the app's search as you type asks for (app/client api.ts `searchHits`): the baseline asks the same. */
-const APP_SEARCH_PARAMS = 'assets=false';
+export const APP_SEARCH_PARAMS = 'assets=false';
 
 export interface KeystrokeResult {
   assets: number;

@@ -256,6 +256,17 @@ export function appSection(app: AppBenchResult | undefined): string | undefined 
       r.assets === 10_000 ? `Target at 10,000: ${percentileVerdicts(r.firstFrame, app.targets.firstRowsAt10k)}.` : '',
     );
   }
+  const d = app.duringImport;
+  if (d) {
+    out.push(
+      '',
+      `Search while importing: ${num(d.imported)} more assets imported into the ${num(d.assets)} (in ${sec(d.importSeconds)}) while the page sends the app's search request again 30 ms after each answer:`,
+      '',
+      table(STATS_HEAD, [statsRow('a search during the import', d.during), statsRow('the same with nothing else running (baseline)', d.idle)]),
+      '',
+      `During the import against the baseline: p50 ${ratio(d.ratio.p50)}, p95 ${ratio(d.ratio.p95)}.`,
+    );
+  }
   return out.join('\n').trimEnd();
 }
 

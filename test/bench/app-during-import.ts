@@ -1,0 +1,81 @@
+/** The app section's search while an import runs (app.ts's header describes it). */
+import type { Page } from 'playwright-core';
+import { importSeeds } from './library-import.ts';
+import { line, round, stats, type Stats } from './stats.ts';
+
+/** A person typing: a search every this many ms, each after the previous one answered. */
+const PAUSE_MS = 30;
+const IDLE_SEARCHES = 40;
+
+export interface DuringImportResult {
+  /** The library's size before the import. */
+  assets: number;
+  imported: number;
+  importSeconds: number;
+  /** The app's search request (`fetch()` until its body is read), one after another while the import runs. */
+  during: Stats;
+  /** The same requests with nothing else running, just before: the baseline. */
+  idle: Stats;
+  /** during / idle, at p50 and p95. */
+  ratio: { p50: number; p95: number };
+}
+
+export async function measureSearchDuringImport(
+  page: Page,
+  assets: number,
+  count: number,
+  seed: () => unknown,
+  search: { queries: readonly string[]; params: string },
+  log: (line?: string) => void,
+): Promise<DuringImportResult> {
+  const idle = stats(await page.evaluate(pageSearches, { ...search, pauseMs: PAUSE_MS, count: IDLE_SEARCHES }));
+  await page.evaluate(pageStartSearching, { ...search, pauseMs: PAUSE_MS });
+  const t0 = Date.now();
+  await importSeeds(page, count, seed);
+  const importSeconds = (Date.now() - t0) / 1000;
+  const during = stats(await page.evaluate(pageStopSearching));
+  const result = { assets, imported: count, importSeconds: round(importSeconds), during, idle, ratio: { p50: round(during.p50 / idle.p50), p95: round(during.p95 / idle.p95) } };
+  log(`  search while ${count.toLocaleString('en')} more are imported (in ${importSeconds.toFixed(1)} s), the app's request one after another:`);
+  log(line('during the import', during));
+  log(line('nothing else running (baseline)', idle, `, during/idle p50 ${result.ratio.p50.toFixed(2)}x`));
+  return result;
+}
+
+// Page-side functions: serialised into the page, so self-contained.
+
+type Searching = { stop: boolean; samples: number[]; done: Promise<void> };
+
+function pageSearches({ queries, params, pauseMs, count }: { queries: readonly string[]; params: string; pauseMs: number; count: number }): Promise<number[]> {
+  return (async () => {
+    const samples: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = performance.now();
+      await (await fetch(`/api/assets/search?query=${encodeURIComponent(queries[i % queries.length]!)}&${params}`)).text();
+      samples.push(performance.now() - t);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    return samples;
+  })();
+}
+
+function pageStartSearching({ queries, params, pauseMs }: { queries: readonly string[]; params: string; pauseMs: number }): void {
+  const state: Searching = { stop: false, samples: [], done: Promise.resolve() };
+  state.done = (async () => {
+    for (let i = 0; !state.stop; i++) {
+      const t = performance.now();
+      await (await fetch(`/api/assets/search?query=${encodeURIComponent(queries[i % queries.length]!)}&${params}`)).text();
+      state.samples.push(performance.now() - t);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  })();
+  (window as unknown as { __duringImport: Searching }).__duringImport = state;
+}
+
+/** Stops the searches once the one under way has answered (it was sent during the import); their times. */
+async function pageStopSearching(): Promise<number[]> {
+  const state = (window as unknown as { __duringImport: Searching }).__duringImport;
+  state.stop = true;
+  await state.done;
+  return state.samples;
+}
+
