@@ -35,5 +35,8 @@ describe('quantised snippet vectors', () => {
     expect(best.get('a')!).toBeGreaterThan(best.get('b')!);
     expect([...matrix.bestByAsset(query!, new Set(['b'])).keys()]).toEqual(['b']);
     expect(VectorMatrix.of([]).bestByAsset(query!).size).toBe(0);
+    // Over rows that do not match their scales or assets: refused, not scanned out of bounds.
+    expect(() => VectorMatrix.over(4, new Int8Array(8), new Float32Array(2), ['a'])).toThrow(RangeError);
+    expect(() => VectorMatrix.over(4, new Int8Array(8), new Float32Array(1), ['a', 'b'])).toThrow(RangeError);
   });
 });

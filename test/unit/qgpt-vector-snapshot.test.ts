@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
-import { VECTOR_SNAPSHOT_ID, snapshotRecords, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
+import { VECTOR_SNAPSHOT_ID, restoreVectorSnapshot, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
-import { quantize } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
+import { quantize, VectorMatrix } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
 import type { CollectionName, SnippetRecord } from '../../worker/core/store/records.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -53,7 +53,12 @@ describe('the vector snapshot', () => {
     // No component is zero: a bitmap would only add to them, so they are stored end to end.
     expect(snapshot.data.rows!.byteLength).toBe(3 * 8);
     expect(snapshot.data.mask).toBeUndefined();
-    expect(snapshotRecords(snapshot.data)).toEqual(records);
+    const restored = restoreVectorSnapshot(snapshot.data);
+    expect(restored.records).toEqual(records);
+    // The matrix over the snapshot's buffer scores as one made from the records.
+    const query = Float32Array.from([1, 0, -1, 0, 2, 0, 0, 1]);
+    expect(restored.matrix.bestByAsset(query)).toEqual(VectorMatrix.of(records).bestByAsset(query));
+    expect([...restored.matrix.bestByAsset(query).keys()]).toEqual(['a', 'c']);
   });
 
   it('stores sparse vectors as a bitmap and their non-zero components, and gives them back whole', async () => {
@@ -72,7 +77,11 @@ describe('the vector snapshot', () => {
     expect(snapshot.data.rows).toBeUndefined();
     expect(snapshot.data.values!.length).toBe(nonZero);
     expect(snapshot.data.mask!.byteLength + snapshot.data.values!.byteLength).toBeLessThan((5 * 1024) / 2);
-    expect(snapshotRecords(snapshot.data)).toEqual(records);
+    const restored = restoreVectorSnapshot(snapshot.data);
+    expect(restored.records).toEqual(records);
+    const [query] = await hashing.embed(['parse the yaml config and retry']);
+    expect(restored.matrix.bestByAsset(query!)).toEqual(VectorMatrix.of(records).bestByAsset(query!));
+    expect(restored.matrix.bestByAsset(query!).size).toBe(5);
   });
 
   it('is what a new worker loads instead of every snippet record, catching up on what changed after it', async () => {

@@ -29,7 +29,7 @@ import { embedTagged } from '../../embed/embedder.ts';
 import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
-import { snapshotRecords, takeVectorSnapshot, VECTOR_SNAPSHOT_ID, type VectorSnapshot } from './vector-snapshot.ts';
+import { restoreVectorSnapshot, takeVectorSnapshot, VECTOR_SNAPSHOT_ID, type VectorSnapshot } from './vector-snapshot.ts';
 import { unref } from '../../timers.ts';
 import { exclusive } from '../../exclusive.ts';
 
@@ -176,7 +176,9 @@ export class VectorIndex {
       // The change log still reaches back to it: what changed since is known.
       (await changesSince(this.ctx, snapshot.seq)) !== undefined
     ) {
-      for (const record of snapshotRecords(snapshot.data)) this.entries.set(record.id, record);
+      const { records, matrix } = restoreVectorSnapshot(snapshot.data);
+      for (const record of records) this.entries.set(record.id, record);
+      this.matrix = matrix;
       this.stale = new Set();
       this.seq = snapshot.seq;
       this.snapshotSeq = snapshot.seq;

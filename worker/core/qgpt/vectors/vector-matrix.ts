@@ -32,6 +32,15 @@ export class VectorMatrix {
     private readonly assets: string[],
   ) {}
 
+  /**
+   * The matrix over vectors already end to end (`dims` each, row r the snippet whose asset is `assets[r]`):
+   * a restored snapshot's buffer, used as it is instead of copied row by row.
+   */
+  static over(dims: number, rows: Int8Array, scales: Float32Array, assets: string[]): VectorMatrix {
+    if (rows.length !== dims * assets.length || scales.length !== assets.length) throw new RangeError('vector matrix: rows, scales and assets do not match');
+    return new VectorMatrix(dims, rows, scales, assets);
+  }
+
   static of(records: Iterable<SnippetRecord>): VectorMatrix {
     const list = [...records];
     const count = list.reduce((n, r) => n + r.snippets.length, 0);
