@@ -61,8 +61,11 @@ const withUi = params.get('ui') !== 'off';
 if (withUi || params.get('register') !== 'manual') register({ base: BASE }).catch(() => {}); // a failure surfaces through ready()
 // The UI is its own chunk, fetched while the worker starts; the library's rows are asked for as soon as the
 // worker answers, while that chunk still loads (a reload of 10,000 assets sent it 100 ms later otherwise).
+// On a reload a worker already controls the page and answers the request: it goes out at once, without
+// waiting for the registration and the health check.
 const ui = withUi ? import('./ui/app.tsx') : undefined;
-const firstRows = withUi ? ready().then(() => createApi({ base: BASE }).libraryRows()) : undefined;
+const libraryRows = () => createApi({ base: BASE }).libraryRows();
+const firstRows = withUi ? (navigator.serviceWorker?.controller ? libraryRows() : ready().then(libraryRows)) : undefined;
 firstRows?.catch(() => {}); // a failure is shown by the list, which awaits it
 ready().then(
   async () => {
