@@ -163,6 +163,31 @@ describe('the vector index following writes', () => {
     expect(embedded).toEqual(['write csv rows']);
   });
 
+  it('takes its snapshot once the vectors are quiet, not right after a catch-up that outlasted the delay', async () => {
+    const hashing = new HashingEmbedder();
+    let gate: Promise<void> = Promise.resolve();
+    const embedder: Embedder = { id: hashing.id, dimensions: hashing.dimensions, embed: async (batch) => (await gate, hashing.embed(batch)) };
+    const api = await createTestApi({ embedder });
+    const index = vectorIndexFor(api.ctx);
+    index.follow();
+    const snapshot = () => api.store.read((tx) => tx.get('indexes', VECTOR_SNAPSHOT_ID), ['indexes']);
+    await api.create(fragmentSeed(YAML_SNIPPET));
+    await vi.waitFor(() => expect(index.progress.embedded).toBe(1), { timeout: 5000, interval: 20 });
+    // The next catch-up is held longer than the snapshot's delay (2 s) after the last one ended.
+    let open!: () => void;
+    gate = new Promise((resolve) => (open = resolve));
+    await api.create(fragmentSeed(CSV_SNIPPET));
+    await vi.waitFor(() => expect(index.progress.running).toBe(true), { timeout: 5000, interval: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    open();
+    await vi.waitFor(() => expect(index.progress.embedded).toBe(2), { timeout: 5000, interval: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Not taken the moment the catch-up let go (it was due while it ran)...
+    expect(await snapshot()).toBeUndefined();
+    // ...but once the vectors were quiet for the delay.
+    await vi.waitFor(async () => expect((await snapshot())?.seq).toBe(2), { timeout: 5000, interval: 100 });
+  });
+
   it('embeds in the background while writes keep coming, not only once they stop', async () => {
     const embedded: string[] = [];
     const api = await createTestApi({ embedder: countingEmbedder(embedded) });
