@@ -28,12 +28,13 @@ export async function measureSearchDuringImport(
   search: { queries: readonly string[]; params: string },
   log: (line?: string) => void,
 ): Promise<DuringImportResult> {
-  const idle = stats(await page.evaluate(pageSearches, { ...search, pauseMs: PAUSE_MS, count: IDLE_SEARCHES }));
+  await page.evaluate(pageStartSearching, { ...search, pauseMs: PAUSE_MS, count: IDLE_SEARCHES });
+  const idle = stats(await page.evaluate(pageStopSearching, { wait: true }));
   await page.evaluate(pageStartSearching, { ...search, pauseMs: PAUSE_MS });
   const t0 = Date.now();
   await importSeeds(page, count, seed);
   const importSeconds = (Date.now() - t0) / 1000;
-  const during = stats(await page.evaluate(pageStopSearching));
+  const during = stats(await page.evaluate(pageStopSearching, { wait: false }));
   const result = { assets, imported: count, importSeconds: round(importSeconds), during, idle, ratio: { p50: round(during.p50 / idle.p50), p95: round(during.p95 / idle.p95) } };
   log(`  search while ${count.toLocaleString('en')} more are imported (in ${importSeconds.toFixed(1)} s), the app's request one after another:`);
   log(line('during the import', during));
@@ -45,23 +46,11 @@ export async function measureSearchDuringImport(
 
 type Searching = { stop: boolean; samples: number[]; done: Promise<void> };
 
-function pageSearches({ queries, params, pauseMs, count }: { queries: readonly string[]; params: string; pauseMs: number; count: number }): Promise<number[]> {
-  return (async () => {
-    const samples: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const t = performance.now();
-      await (await fetch(`/api/assets/search?query=${encodeURIComponent(queries[i % queries.length]!)}&${params}`)).text();
-      samples.push(performance.now() - t);
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-    return samples;
-  })();
-}
-
-function pageStartSearching({ queries, params, pauseMs }: { queries: readonly string[]; params: string; pauseMs: number }): void {
+/** The searches, one after another until stopped (or `count` of them). */
+function pageStartSearching({ queries, params, pauseMs, count = Infinity }: { queries: readonly string[]; params: string; pauseMs: number; count?: number }): void {
   const state: Searching = { stop: false, samples: [], done: Promise.resolve() };
   state.done = (async () => {
-    for (let i = 0; !state.stop; i++) {
+    for (let i = 0; !state.stop && i < count; i++) {
       const t = performance.now();
       await (await fetch(`/api/assets/search?query=${encodeURIComponent(queries[i % queries.length]!)}&${params}`)).text();
       state.samples.push(performance.now() - t);
@@ -71,10 +60,13 @@ function pageStartSearching({ queries, params, pauseMs }: { queries: readonly st
   (window as unknown as { __duringImport: Searching }).__duringImport = state;
 }
 
-/** Stops the searches once the one under way has answered (it was sent during the import); their times. */
-async function pageStopSearching(): Promise<number[]> {
+/**
+ * Their times, once the one under way has answered (it was sent during the import); `wait`: once all of
+ * their `count` have, else stopped now.
+ */
+async function pageStopSearching({ wait }: { wait: boolean }): Promise<number[]> {
   const state = (window as unknown as { __duringImport: Searching }).__duringImport;
-  state.stop = true;
+  if (!wait) state.stop = true;
   await state.done;
   return state.samples;
 }
