@@ -1,4 +1,5 @@
 import { addLink, assetsOf, linkedTo, removeLink } from '../links/link-records.ts';
+import { nodeImmediate } from '../timers.ts';
 import type { MessageRecord, TagRecord } from './records.ts';
 import type { Store, WriteTx } from './store.ts';
 
@@ -212,6 +213,10 @@ export const storeContract: StoreCase[] = [
         await store.write(async (tx) => {
           await tx.put('meta', { id: 'before', value: 1 });
           // IndexedDB commits a transaction with nothing pending once control goes back to the event loop.
+          // In Node, fake-indexeddb commits in a check-phase task (setImmediate), which a 0 ms timer can
+          // run before on a loaded machine: both are waited for, the task fake-indexeddb queued first.
+          const immediate = nodeImmediate;
+          if (immediate) await new Promise((resolve) => immediate.set(() => resolve(undefined)));
           await new Promise((resolve) => setTimeout(resolve, 0));
           await tx.put('meta', { id: 'after', value: 1 });
         });

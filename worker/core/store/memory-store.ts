@@ -1,5 +1,5 @@
 import { exclusive } from '../exclusive.ts';
-import { unref } from '../timers.ts';
+import { nodeImmediate, unref } from '../timers.ts';
 import { COLLECTIONS, INDEXES, type CollectionName, type Collections, type IndexedCollection } from './records.ts';
 import type { IndexQuery, ReadTx, Store, WriteTx } from './store.ts';
 
@@ -214,12 +214,6 @@ function matches(key: string, query: IndexQuery): boolean {
   if (upper !== undefined && (upperOpen ? key >= upper : key > upper)) return false;
   return true;
 }
-
-/** Node's check-phase tasks (setImmediate), which can run before a 0 ms timer; absent in browsers. */
-const nodeImmediate = (() => {
-  const g = globalThis as { setImmediate?: (fn: () => void) => unknown; clearImmediate?: (handle: unknown) => void };
-  return g.setImmediate && g.clearImmediate ? { set: g.setImmediate, clear: g.clearImmediate } : undefined;
-})();
 
 /** The index of the first id greater than `key` in sorted `ids` (binary search). */
 function firstAfter(ids: readonly string[], key: string): number {
