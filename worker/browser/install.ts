@@ -13,8 +13,7 @@
  *   in the console; the API itself never fails for it.
  * - `message` `{type: 'tessera:keep-offline'}` with a MessagePort -> that copy (again for what it left
  *   out), then `{type: 'tessera:kept-offline', missing}` on the port: a page that must work offline next
- *   asks, which also keeps the worker alive until the copy is done, and finishes a copy that a stopped
- *   worker left half done (the app asks at every load, once mounted).
+ *   (the app, before it says so) asks, which also keeps the worker alive until the copy is done.
  * - `message` `{type: 'tessera:claim'}` -> `clients.claim()`, then `{type: 'tessera:claimed'}`: a
  *   hard-reloaded page is uncontrolled though the worker is active, and asks to be claimed.
  * - `message` `{type: 'tessera:rpc'}` with a MessagePort -> the services on that port (./rpc.ts);
