@@ -2,7 +2,6 @@ import {
   createApi,
   createRpc,
   installWebSocketShim,
-  keepOffline,
   listFolders,
   pickFolder,
   ready,
@@ -30,7 +29,6 @@ declare global {
       pickFolder: typeof pickFolder;
       listFolders: typeof listFolders;
       removeFolder: typeof removeFolder;
-      keepOffline: typeof keepOffline;
     };
   }
 }
@@ -48,7 +46,6 @@ window.tessera = {
   pickFolder,
   listFolders,
   removeFolder,
-  keepOffline,
 };
 
 // Any script in this page can open the streams with a plain `new WebSocket('ws://<host>/api/...')`.
@@ -72,16 +69,8 @@ const firstRows = withUi ? (navigator.serviceWorker?.controller ? libraryRows() 
 firstRows?.catch(() => {}); // a failure is shown by the list, which awaits it
 ready().then(
   async () => {
-    if (ui) {
-      (await ui).mountApp(document.getElementById('root')!, BASE, firstRows);
-      // The worker copies what the app needs offline once active; asking keeps it alive until that is done.
-      keepOffline().then(
-        (missing) => {
-          if (missing.length > 0) console.warn(`tessera: not kept offline yet: ${missing.join(', ')}`);
-        },
-        (error: unknown) => console.warn(String(error)),
-      );
-    } else document.getElementById('status')!.textContent = 'Tessera client ready (no UI).';
+    if (ui) (await ui).mountApp(document.getElementById('root')!, BASE, firstRows);
+    else document.getElementById('status')!.textContent = 'Tessera client ready (no UI).';
   },
   (error: unknown) => {
     const status = document.getElementById('status')!;

@@ -10,8 +10,8 @@
  *
  * Beside it: `TesseraSocket` and `installWebSocketShim()` (the stream paths as WebSockets, socket.ts and
  * shim.ts), `rpc()` (the operations as typed calls over a MessageChannel, rpc.ts) and `registerFolder()` /
- * `pickFolder()` (folders the user granted, for `/qgpt/relevance` paths, folders.ts), `keepOffline()` (the
- * worker's offline copy, made now: offline.ts), and the wire models' types (`Asset`, `Seed`, …: model.ts).
+ * `pickFolder()` (folders the user granted, for `/qgpt/relevance` paths, folders.ts), and the wire models'
+ * types (`Asset`, `Seed`, …: model.ts).
  */
 import { checkAlias, checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
 import { clientDefaults } from './defaults.ts';
@@ -24,7 +24,6 @@ export { createRpc, rpc, TesseraRpcError, type RpcOptions, type TesseraRpc } fro
 export { listFolders, pickFolder, registerFolder, removeFolder, type GrantedFolder } from './folders.ts';
 export { createApi, TesseraApiError, type TesseraApi, type ApiOptions } from './api.ts';
 export { watchAssets, type AssetChanges } from './changes.ts';
-export { keepOffline } from './offline.ts';
 export type * from './model.ts';
 
 export interface RegisterOptions {

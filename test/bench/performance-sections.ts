@@ -215,23 +215,6 @@ export function embeddingSection(e: EmbeddingBenchResult | undefined): string | 
 export function appSection(app: AppBenchResult | undefined): string | undefined {
   if (!app) return undefined;
   const out = ['## The app', '', `The Preact app at ${code('/')} in Chromium, on one library grown from size to size (load average ${app.loadavg.start} at the start of the section, ${app.loadavg.end} at its end).`];
-  const v = app.firstVisit;
-  if (v) {
-    out.push(
-      '',
-      `First visit: a fresh browser context opens the app (no worker, caches or IndexedDB yet); times since navigation start${v.incomplete ? `; ${v.incomplete} visits kept files offline incompletely` : ''}:`,
-      '',
-      table(STATS_HEAD, [
-        statsRow('the page\'s `load` event (baseline: the page and its scripts from the network)', v.load),
-        statsRow('`ready()` resolved (the worker installed, active, in control, healthy)', v.ready),
-        statsRow('the app mounted', v.mounted),
-        statsRow('`keepOffline()` answered (the shell, lazy scripts and language model kept)', v.offline),
-        statsRow('the first create, sent at `ready()`, until read', v.firstCreate),
-      ]),
-      '',
-      `\`ready()\` against the page's load: p50 ${ratio(v.ready.p50 / v.load.p50)}.`,
-    );
-  }
   for (const { assets, importSeconds, keystroke: k } of app.sizes) {
     out.push(
       '',

@@ -23,7 +23,6 @@ declare global {
     tessera: {
       register(options?: { base?: string; scriptUrl?: string }): Promise<void>;
       ready(): Promise<void>;
-      keepOffline(): Promise<string[]>;
     };
     PiecesSDK: typeof import('@pieces.app/pieces-os-client');
   }

@@ -101,8 +101,6 @@ test(`a full disk: ${CYCLES} times, writes until the real quota refuses (507 JSO
   test.setTimeout(SOAK ? 600_000 : 120_000);
   await page.goto(CLIENT_PAGE);
   await page.evaluate(() => window.tessera.ready());
-  // The worker's offline copy (the shell, its lazy files) is in before the usage the quota is set from.
-  expect(await page.evaluate(() => window.tessera.keepOffline())).toEqual([]);
   await installCreate(page);
 
   // Lowered before the origin's first IndexedDB write: set after one, the override is not enforced.

@@ -1,11 +1,10 @@
 /**
- * The offline app shell (worker/browser/app-shell.ts): install keeps the page and what it links in
- * `tessera-shell-<hash>`, activation the rest (the manifest, the icons, the UI's chunks) without holding
- * the page up, so after the first visit the app loads and answers offline, also from a stopped worker;
- * activation drops other builds' shell caches.
+ * The offline app shell (worker/browser/app-shell.ts): install keeps the page, its script, the manifest
+ * and the icon in `tessera-shell-<hash>`, so after the first visit the app loads and answers offline,
+ * also from a stopped worker; activation drops other builds' shell caches.
  */
 import { fragmentSeed } from '../support/seeds.ts';
-import { CLIENT_PAGE, expect, test } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 
 const shellCaches = () =>
   (async () => {
@@ -38,9 +37,7 @@ test('after the first visit the page loads offline from the shell cache and the 
   context,
   stopServiceWorkers,
 }) => {
-  // ready() means the worker is active, so its install (the page and what it links) is done; the rest is
-  // kept once the page asks (the app asks once mounted).
-  expect(await page.evaluate(() => window.tessera.keepOffline())).toEqual([]);
+  // ready() means the worker is active, so its install (and the shell's precache) is done.
   const cached = await page.evaluate(shellCaches);
   expect(cached).toHaveLength(1);
   expect(cached[0]!.cache).toMatch(/^tessera-shell-[0-9a-f]{10}$/);
@@ -84,34 +81,6 @@ test('after the first visit the page loads offline from the shell cache and the 
   } finally {
     await context.setOffline(false);
   }
-});
-
-test('a first visit uses the worker before the rest of the shell is kept; asked, the worker keeps it', async ({ page, context }) => {
-  // One of the optional files (a public/ icon) held at the network until released.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let requested = false;
-  await context.route('**/icon-512.png', async (route) => {
-    requested = true;
-    await held;
-    await route.continue();
-  });
-  await page.goto(CLIENT_PAGE);
-  await page.evaluate(() => window.tessera.ready());
-  // The worker asked for the held file after its activation; the page uses it meanwhile.
-  await expect.poll(() => requested).toBe(true);
-  const id = await page.evaluate(createAsset, JSON.stringify(fragmentSeed('written while the shell is copied')));
-  expect(await page.evaluate(listIds)).toContain(id);
-
-  let answered = false;
-  const keeping = page.evaluate(() => window.tessera.keepOffline()).finally(() => (answered = true));
-  const before = await page.evaluate(shellCaches);
-  expect(before[0]!.paths).toContain('/index.html');
-  expect(before[0]!.paths).not.toContain('/icon-512.png');
-  expect(answered).toBe(false);
-  release();
-  expect(await keeping).toEqual([]);
-  expect((await page.evaluate(shellCaches))[0]!.paths).toEqual(expect.arrayContaining(['/icon-512.png', '/manifest.webmanifest', '/icon.svg']));
 });
 
 test("activation drops other builds' shell caches and keeps its own and other caches", async ({ page }) => {

@@ -3,16 +3,13 @@
  * (the manifest, the icon), kept in Cache Storage so that the app loads offline after its first visit.
  *
  * The build (vite.config.ts) defines `TESSERA_SHELL`: the files and the cache that holds them, named by a
- * hash of their content, so each build has a cache of its own. Install copies the required ones into it
- * (or fails, to be retried); the optional ones (the UI's and the editor's chunks, the manifest, icons:
- * about 70 files) are copied once the worker is active (`completeShell`), because a first visit's page
- * can use the worker only then: copying them, with the lazy scripts, at install took 1.5 s of the 1.9 s a
- * first visit waited for `ready()` (Chromium on the 2-core build machine). Activation drops other builds' shell caches, and the
- * fetch listener answers the shell's files, and navigations to the page, from that cache first, the
- * network second. In `vite` dev there is no `TESSERA_SHELL`: nothing is cached and every request goes to
- * the dev server.
+ * hash of their content, so each build has a cache of its own. Install copies them into it (the required
+ * ones or the install fails, to be retried; an optional one that fails to load is left out), activation
+ * drops other builds' shell caches, and the fetch listener answers the shell's files, and navigations to
+ * the page, from that cache first, the network second. In `vite` dev there is no `TESSERA_SHELL`: nothing
+ * is cached and every request goes to the dev server.
  */
-import { cacheFirst, dropOtherBuildsCaches, keepInCache } from './build-caches.ts';
+import { cacheFirst, dropOtherBuildsCaches } from './build-caches.ts';
 
 export interface ShellFiles {
   /** The Cache Storage cache that holds this build's shell (its name changes with the files). */
@@ -34,21 +31,11 @@ const PAGE_PATHS = new Set(['/', PAGE]);
 const shell = typeof TESSERA_SHELL === 'undefined' ? undefined : TESSERA_SHELL;
 const shellPaths = new Set(shell ? [...shell.required, ...shell.optional] : []);
 
-/** Install time: puts this build's required shell files into its cache. */
+/** Install time: puts this build's shell into its cache. */
 export async function precacheShell(): Promise<void> {
   if (!shell) return;
-  await (await caches.open(shell.cache)).addAll(shell.required);
-}
-
-/**
- * Puts the shell's optional files that are not kept yet into its cache (after activation, and when a page
- * asks: install.ts `offlineFiles`); answers the paths that did not load (none: the app loads offline).
- */
-export async function completeShell(): Promise<string[]> {
-  if (!shell) return [];
-  const origin = self.location.origin;
-  const missing = await keepInCache(shell.cache, shell.optional.map((path) => new URL(path, origin).href));
-  return missing.map((url) => new URL(url).pathname);
+  const cache = await caches.open(shell.cache);
+  await Promise.all([cache.addAll(shell.required), ...shell.optional.map((path) => cache.add(path).catch(() => {}))]);
 }
 
 /** Activation: drops the shell caches of other builds. */

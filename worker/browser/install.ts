@@ -6,14 +6,10 @@
  *   alias origin (`http://localhost:39300`, answered at its root path, as the desktop service is), is
  *   answered by the service app, an unknown route included (a JSON 404, never the network). Every other
  *   request is left alone: the host's own listeners, or the network, answer it.
- * - `activate` starts keeping the lazy scripts and the language model's files (./lazy-scripts.ts), served
- *   under `assetsUrl`, in Cache Storage, with the host's `offlineFiles`, and drops other builds' copies.
- *   Nothing is copied at install, which a first visit's page waits for. Without `assetsUrl` those features
- *   fall back (no typo lookups, signature-only language detection, the hashing embedder) and say so once
- *   in the console; the API itself never fails for it.
- * - `message` `{type: 'tessera:keep-offline'}` with a MessagePort -> that copy (again for what it left
- *   out), then `{type: 'tessera:kept-offline', missing}` on the port: a page that must work offline next
- *   (the app, before it says so) asks, which also keeps the worker alive until the copy is done.
+ * - `install` keeps the lazy scripts and the language model's files (./lazy-scripts.ts), served under
+ *   `assetsUrl`, in Cache Storage; `activate` drops other builds' copies. Without `assetsUrl` those
+ *   features fall back (no typo lookups, signature-only language detection, the hashing embedder) and
+ *   say so once in the console; the API itself never fails for it.
  * - `message` `{type: 'tessera:claim'}` -> `clients.claim()`, then `{type: 'tessera:claimed'}`: a
  *   hard-reloaded page is uncontrolled though the worker is active, and asks to be claimed.
  * - `message` `{type: 'tessera:rpc'}` with a MessagePort -> the services on that port (./rpc.ts);
@@ -25,9 +21,8 @@
  * worker does both); `ready()` in the page asks for a claim when it needs one.
  */
 import { apiUrlPath, checkAlias, checkBase, DEFAULT_BASE, type BasePaths } from '../core/base-path.ts';
-import { copyUntilComplete } from './build-caches.ts';
-import { dropOldLazyCaches, keepLazyFiles } from './lazy-scripts.ts';
-import { CLAIM, CLAIMED, KEEP_OFFLINE, KEPT_OFFLINE, RPC_CONNECT, RPC_KEEPALIVE } from './protocol.ts';
+import { dropOldLazyCaches, precacheLazyFiles } from './lazy-scripts.ts';
+import { CLAIM, CLAIMED, RPC_CONNECT, RPC_KEEPALIVE } from './protocol.ts';
 import { acceptRpc, rpcIdle } from './rpc.ts';
 import { createServiceHost } from './service-host.ts';
 
@@ -46,11 +41,6 @@ export interface TesseraOptions {
    * the worker's script. Without it, typo lookups, the language model and the embedder are off.
    */
   assetsUrl?: string | URL;
-  /**
-   * The host's own files to keep offline beside Tessera's (Tessera's own worker: its app shell), copied
-   * with them; answers the ones that did not load.
-   */
-  offlineFiles?: () => Promise<string[]>;
 }
 
 /**
@@ -70,14 +60,12 @@ export function installTessera(scope: ServiceWorkerGlobalScope, options: Tessera
 
   const host = createServiceHost({ base: paths.base, ...(assets ? { assets } : {}) });
 
-  const keepLazy = copyUntilComplete(() => (assets ? keepLazyFiles(assets) : Promise.resolve([])));
-  // The lazy files first: the language model is what a first visit's first create reads.
-  const keepOffline = async () => [...(await keepLazy()), ...((await options.offlineFiles?.()) ?? [])];
+  scope.addEventListener('install', (event) => {
+    if (assets) event.waitUntil(precacheLazyFiles(assets));
+  });
 
   scope.addEventListener('activate', (event) => {
     event.waitUntil(dropOldLazyCaches());
-    // Not awaited: fetch events wait for the activation to end.
-    keepOffline().catch((error: unknown) => console.warn(`tessera: could not keep files offline (${String(error)})`));
   });
 
   scope.addEventListener('fetch', (event) => {
@@ -103,16 +91,6 @@ export function installTessera(scope: ServiceWorkerGlobalScope, options: Tessera
     }
     if (type === RPC_KEEPALIVE) {
       event.waitUntil(rpcIdle());
-      return;
-    }
-    if (type === KEEP_OFFLINE) {
-      const port = event.ports[0];
-      event.waitUntil(
-        keepOffline().then(
-          (missing) => port?.postMessage({ type: KEPT_OFFLINE, missing }),
-          (error: unknown) => port?.postMessage({ type: KEPT_OFFLINE, error: String(error) }),
-        ),
-      );
       return;
     }
     if (type !== CLAIM) return;

@@ -6,11 +6,8 @@
  * `importScripts()` a file after its install; bundled into `/sw.js` these libraries were 1.3 of its 2 MB, compiled
  * at every worker start (about 90 of the 150 ms a stopped worker took to answer). So the worker build
  * (vite.config.ts) emits each as a classic script `/lazy/<name>-<hash>.js` that leaves its exports in
- * `globalThis.__tesseraLazy_<name>`, and defines `TESSERA_LAZY` (the files and the cache that holds them).
- * Once the worker is active it copies those files, and the language model's, into Cache Storage
- * (`keepLazyFiles`), so they load offline; not at install, where the page waited for it (Chromium also
- * compiles a script put into Cache Storage during an install, for a code cache these `eval`ed scripts
- * never use: 400-600 ms of a first visit for transformers.js's 0.5 MB here). `loadLazyScript`
+ * `globalThis.__tesseraLazy_<name>`, and defines `TESSERA_LAZY` (the files and the cache that holds them). The worker's install handler copies those files, and the
+ * language model's, into Cache Storage (`precacheLazyFiles`), so they load offline; `loadLazyScript`
  * reads one (cache first), checks its bytes against the SHA-256 the build computed (SubtleCrypto), and
  * only then evaluates it with an indirect `eval` (global scope) and returns its exports. A script whose
  * hash differs (changed in the cache or on the way) is never run: the load fails as for a missing
@@ -25,7 +22,7 @@
  * imports the libraries themselves.
  */
 import type { LoadModule } from '../core/lazy-modules.ts';
-import { cacheFirst, dropOtherBuildsCaches, keepInCache } from './build-caches.ts';
+import { cacheFirst, dropOtherBuildsCaches } from './build-caches.ts';
 
 export interface LazyFiles {
   /** The Cache Storage cache that holds this build's files (its name changes with them). */
@@ -89,11 +86,14 @@ function toHex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Puts this build's lazy files, served under `assets`, that are not kept yet into its cache; answers those that did not load. */
-export async function keepLazyFiles(assets: URL): Promise<string[]> {
+/** Install time: puts this build's lazy files, served under `assets`, into its cache (a failure fails the install, to be retried). */
+export async function precacheLazyFiles(assets: URL): Promise<void> {
   const files = lazyFiles();
-  if (!files) return [];
-  return keepInCache(files.cache, files.precache.map((path) => new URL(path, assets).href));
+  if (!files || typeof caches === 'undefined') return;
+  const cache = await caches.open(files.cache);
+  const missing = [];
+  for (const url of files.precache.map((path) => new URL(path, assets).href)) if (!(await cache.match(url))) missing.push(url);
+  await cache.addAll(missing);
 }
 
 /** Activation: drops the lazy-file caches of other builds. */

@@ -1,7 +1,7 @@
 /**
  * The message names the page and Tessera's service worker share, in one place (the page-side client in
  * app/client imports them; nothing here runs): the BroadcastChannel of change events, the RPC handshake
- * over a MessagePort, the claim a page asks for when it is not controlled, and the files kept offline.
+ * over a MessagePort, and the claim a page asks for when it is not controlled.
  */
 
 /** The BroadcastChannel the worker publishes committed change events on (streams/protocol.ts ChangeEvent). */
@@ -15,14 +15,6 @@ export const RPC_READY = 'tessera:rpc-ready';
 export const RPC_KEEPALIVE = 'tessera:keepalive';
 /** Worker -> page, on the port: a call arrived (sent before any work starts). */
 export const RPC_ACK = 'tessera:rpc-ack';
-
-/**
- * Page -> worker (with a MessagePort): keep offline now what this worker keeps offline (install.ts); answered
- * on the port with KEPT_OFFLINE once it is kept.
- */
-export const KEEP_OFFLINE = 'tessera:keep-offline';
-/** Worker -> page: `{type, missing}`, the files that could not be kept (none: all load offline), or `{type, error}`. */
-export const KEPT_OFFLINE = 'tessera:kept-offline';
 
 /** Page -> worker: claim me (a hard reload leaves the page uncontrolled); answered with CLAIMED. */
 export const CLAIM = 'tessera:claim';

@@ -7,16 +7,13 @@
  *   aliases})` put on this script's URL (`/sw.js?base=/tessera&alias=/api`, ../core/base-path.ts; `/api`
  *   when it names none), the lazy files served beside this script, claims, the RPC.
  * - `install` -> `skipWaiting()`, `activate` -> `clients.claim()`: a new worker takes over at once.
- *   Install also puts the app shell's required files (./app-shell.ts: the page and what it links) into
- *   Cache Storage; the rest (the UI's chunks, the manifest, icons) is copied with the lazy files once the
- *   worker is active (install.ts `offlineFiles`), so the app loads offline; activation drops other
- *   builds' copies.
+ *   Install also puts the app shell (./app-shell.ts: the page, its scripts, the manifest) into Cache
+ *   Storage, so it loads offline; activation drops other builds' copies.
  * - A GET of a shell file or a navigation to the page is answered from the shell's cache, else the
  *   network. Everything else passes through to the network.
  */
 import { apiUrlPath, basePathsOf, DEFAULT_BASE, type BasePaths } from '../core/base-path.ts';
-import { copyUntilComplete } from './build-caches.ts';
-import { completeShell, dropOldShellCaches, precacheShell, shellResponse } from './app-shell.ts';
+import { dropOldShellCaches, precacheShell, shellResponse } from './app-shell.ts';
 import { installTessera } from './install.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -31,12 +28,7 @@ const PATHS = ((): BasePaths => {
   }
 })();
 
-installTessera(self, {
-  base: PATHS.base,
-  aliases: PATHS.aliases,
-  assetsUrl: new URL('./', self.location.href),
-  offlineFiles: copyUntilComplete(completeShell),
-});
+installTessera(self, { base: PATHS.base, aliases: PATHS.aliases, assetsUrl: new URL('./', self.location.href) });
 
 self.addEventListener('install', (event) => {
   event.waitUntil(Promise.all([precacheShell(), self.skipWaiting()]));
