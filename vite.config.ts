@@ -125,7 +125,20 @@ export default defineConfig({
     outDir: `${repoRoot}dist`,
     emptyOutDir: true,
     // The app, and the embedded mode's page (the client alone, no service worker: its e2e tests and bench use it).
-    rollupOptions: { input: { index: `${appRoot}/index.html`, embedded: `${appRoot}/embedded.html` } },
+    rolldownOptions: {
+      input: { index: `${appRoot}/index.html`, embedded: `${appRoot}/embedded.html` },
+      // The grammars each language loads on demand, one chunk per family rather than one per language
+      // (2-8 kB each): the worker keeps every shell file offline at install, which a first visit waits
+      // for, and each file is a request (the shell went from 75 files to 37; docs/architecture.md).
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'highlight-grammars', test: /node_modules[\\/]highlight\.js[\\/](?:lib|es)[\\/]languages[\\/]/ },
+            { name: 'editor-modes', test: /node_modules[\\/]@codemirror[\\/]legacy-modes[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   // The app's components are Preact TSX (app/ui).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },

@@ -1,8 +1,8 @@
 import { languageOf } from './languages.ts';
 
 /**
- * Syntax highlighting for the asset view: highlight.js (its core and only the grammar asked for, each a
- * lazy chunk). Chosen over Shiki, which needs an Oniguruma wasm (or a large JS regex engine) and
+ * Syntax highlighting for the asset view: highlight.js (its core and its grammars, lazy chunks; the
+ * grammars are one chunk, vite.config.ts says why). Chosen over Shiki, which needs an Oniguruma wasm (or a large JS regex engine) and
  * TextMate grammars of tens of KB each, and over Prism, whose grammars register on a global. The HTML
  * it answers is highlight.js's escaped output, sanitised again (DOMPurify) before it reaches the page.
  */

@@ -1,9 +1,9 @@
 import type { ClassificationSpecificEnum } from '../client/api.ts';
 
 /**
- * The languages the app names, highlights and edits. Each highlighter and editor mode is its own
- * dynamic import, so a page loads only the grammars of the assets it shows (a few KB each) and the
- * shell stays small. Classifications not listed here show as plain text under their own name.
+ * The languages the app names, highlights and edits. Each highlighter and editor mode is a dynamic
+ * import, so the first screen loads none of them; the build puts the highlight.js grammars in one chunk
+ * and the legacy editor modes in another (vite.config.ts says why). Classifications not listed here show as plain text under their own name.
  */
 export interface Language {
   ext: ClassificationSpecificEnum;

@@ -21,6 +21,8 @@ export interface BuildSizes {
   lazy: FileSize[];
   /** index.html's own scripts and styles, then the UI chunk the entry imports. */
   firstScreen: FileSize[];
+  /** The app shell the worker keeps offline at install (worker/browser/app-shell.ts): a first visit waits for each file. */
+  shell: { files: number; bytes: number };
 }
 
 function sizeOf(dist: string, path: string): FileSize {
@@ -38,5 +40,12 @@ export function measureBuild(dist: string): BuildSizes {
     const ui = /["'`]\.\/(app-[\w-]+\.js)["'`]/.exec(readFileSync(join(dist, path), 'utf8'))?.[1];
     if (ui && !linked.includes(`/assets/${ui}`)) firstScreen.push(sizeOf(dist, `/assets/${ui}`));
   }
-  return { worker: sizeOf(dist, '/sw.js'), lazy, firstScreen };
+  return { worker: sizeOf(dist, '/sw.js'), lazy, firstScreen, shell: shellOf(dist) };
+}
+
+/** The shell's files, from the lists the build defined in `/sw.js` (`TESSERA_SHELL`'s `required` and `optional`). */
+function shellOf(dist: string): { files: number; bytes: number } {
+  const worker = readFileSync(join(dist, 'sw.js'), 'utf8');
+  const paths = ['required', 'optional'].flatMap((list) => JSON.parse(new RegExp(`${list}:(\\[[^\\]]*\\])`).exec(worker)?.[1] ?? '[]') as string[]);
+  return { files: paths.length, bytes: paths.reduce((sum, path) => sum + readFileSync(join(dist, path === '/' ? 'index.html' : path)).length, 0) };
 }

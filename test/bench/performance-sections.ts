@@ -29,7 +29,9 @@ export function buildSection(b: BuildSizes | undefined): string | undefined {
     '',
     table(['what', 'file', 'size', 'gzipped'], rows),
     '',
-    `The first screen loads ${kb(first)} gzipped; the editor, grammars and Markdown are chunks of their own, loaded on first use.`,
+    `The first screen loads ${kb(first)} gzipped; the editor, grammars and Markdown are chunks of their own, loaded on first use.${
+      b.shell ? ` The worker keeps the app shell offline at install, before a first visit can use it: ${num(b.shell.files)} files, ${kb(b.shell.bytes)}.` : ''
+    }`,
   ].join('\n');
 }
 
@@ -215,6 +217,22 @@ export function embeddingSection(e: EmbeddingBenchResult | undefined): string | 
 export function appSection(app: AppBenchResult | undefined): string | undefined {
   if (!app) return undefined;
   const out = ['## The app', '', `The Preact app at ${code('/')} in Chromium, on one library grown from size to size (load average ${app.loadavg.start} at the start of the section, ${app.loadavg.end} at its end).`];
+  const v = app.firstVisit;
+  if (v) {
+    out.push(
+      '',
+      `First visit: a fresh browser context opens the app (no worker, caches or IndexedDB yet); times since navigation start:`,
+      '',
+      table(STATS_HEAD, [
+        statsRow('the page\'s `load` event (baseline: the page and its scripts from the network)', v.load),
+        statsRow('`ready()` resolved (the worker installed with the shell, lazy scripts and language model kept offline, active, in control, healthy)', v.ready),
+        statsRow('the app mounted', v.mounted),
+        statsRow('the first create, sent at `ready()`, until read', v.firstCreate),
+      ]),
+      '',
+      `\`ready()\` against the page's load: p50 ${ratio(v.ready.p50 / v.load.p50)}.`,
+    );
+  }
   for (const { assets, importSeconds, keystroke: k } of app.sizes) {
     out.push(
       '',

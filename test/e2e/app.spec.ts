@@ -217,21 +217,31 @@ test('a change made in another page shows up without a reload, keeping unsaved e
   await other.close();
 });
 
+const KOTLIN_GREET = `fun greet(name: String): String {
+    return "Hello, $name"
+}
+`;
+
 test('offline: after the first visit the app reloads, lists, searches and opens assets with the network off', async ({ page, context }) => {
   await openApp(page);
-  await createAssets(page, SAMPLE_LIBRARY);
-  // Open an asset and the editor once, so their lazy chunks are in the shell cache (precached anyway).
+  const ids = await createAssets(page, [...SAMPLE_LIBRARY, { name: 'Greet in Kotlin', raw: KOTLIN_GREET, language: 'kt' }]);
   await page.getByRole('button', { name: 'Retry with backoff' }).click();
   await expect(page.getByRole('code')).toContainText('retryWithBackoff');
   await context.setOffline(true);
   await page.reload();
-  await expect(library(page).getByRole('listitem')).toHaveCount(4);
+  await expect(library(page).getByRole('listitem')).toHaveCount(5);
   await search(page).fill('argparse flags');
   await expect.poll(() => listedNames(page)).toEqual(['Parse deploy flags']);
   await library(page).getByRole('button', { name: 'Parse deploy flags' }).click();
   await expect(page.getByRole('code')).toContainText('def parse_args');
   await page.getByRole('button', { name: 'Edit' }).click();
   await expect(page.getByRole('textbox', { name: 'Content' })).toContainText('def parse_args');
+  // A language never shown online: its grammar and editor mode come from the shell cache (precached at install).
+  await page.goto(`/#/asset/${ids[4]}`);
+  await expect(page.getByRole('code')).toContainText('fun greet');
+  await expect(page.getByRole('code').locator('span.hljs-keyword').first()).toHaveText('fun');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByRole('textbox', { name: 'Content' }).locator('.cm-line span').first()).toHaveText('fun');
   await context.setOffline(false);
 });
 

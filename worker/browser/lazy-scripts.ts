@@ -86,14 +86,29 @@ function toHex(digest: ArrayBuffer): string {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Install time: puts this build's lazy files, served under `assets`, into its cache (a failure fails the install, to be retried). */
+/**
+ * Install time: puts this build's lazy files, served under `assets`, into its cache (a failure fails the
+ * install, to be retried; the files already kept are not fetched again).
+ *
+ * Each is kept as data (`application/octet-stream`), whatever the server called it: Chromium compiles a
+ * script put into Cache Storage during an install, to keep a code cache beside it, and these scripts are
+ * only ever read as bytes and `eval`ed, which never uses one. That compile was most of the install.
+ */
 export async function precacheLazyFiles(assets: URL): Promise<void> {
   const files = lazyFiles();
   if (!files || typeof caches === 'undefined') return;
   const cache = await caches.open(files.cache);
   const missing = [];
   for (const url of files.precache.map((path) => new URL(path, assets).href)) if (!(await cache.match(url))) missing.push(url);
-  await cache.addAll(missing);
+  await Promise.all(missing.map((url) => keepAsData(cache, url)));
+}
+
+async function keepAsData(cache: Cache, url: string): Promise<void> {
+  const response = await fetch(url);
+  if (!response.ok) throw new TypeError(`lazy file ${url}: GET answered ${response.status}`);
+  const headers = new Headers(response.headers);
+  headers.set('content-type', 'application/octet-stream');
+  await cache.put(url, new Response(response.body, { status: response.status, statusText: response.statusText, headers }));
 }
 
 /** Activation: drops the lazy-file caches of other builds. */
