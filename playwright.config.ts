@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM, CHROMIUM_ARGS } from './test/support/chromium.ts';
+import { CHROMIUM_ARGS, TEST_CHROMIUM } from './test/support/chromium.ts';
 
 // The e2e tests run against an already-built dist/ (`npm test` runs `vite build` first), served by
 // scripts/serve.mjs on a fixed port of their own, so `npm start` on 4173 can run beside them.
@@ -17,9 +17,9 @@ export default defineConfig({
   use: {
     baseURL,
     browserName: 'chromium',
-    // Playwright's own browser download does not work here: use Debian's Chromium.
+    // Playwright's own browser download does not work here: Debian's Chromium (its headless shell).
     launchOptions: {
-      executablePath: CHROMIUM,
+      executablePath: TEST_CHROMIUM,
       args: CHROMIUM_ARGS,
     },
     trace: 'retain-on-failure',
