@@ -4,7 +4,6 @@
  * schema of its own; and on the PostgreSQL server of `DATABASE_URL`, when it is set.
  */
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import { PgliteDatabase, PostgresDatabase } from '../../worker/node/pg/database.ts';
 import { PgStore, type PgStoreOptions } from '../../worker/node/pg/pg-store.ts';
 import { pgliteTemplate } from './pglite-template.ts';
@@ -13,7 +12,7 @@ export { pgliteTemplate };
 
 let pglite: Promise<PgliteDatabase> | undefined;
 
-/** This test file's in-memory PGlite. */
+/** This test file's in-memory PGlite (closed after the file: closeFileDatabases). */
 export function testPglite(): Promise<PgliteDatabase> {
   pglite ??= pgliteTemplate().then((loadDataDir) => PgliteDatabase.open({ loadDataDir }));
   return pglite;
@@ -68,13 +67,23 @@ export async function openPostgresStore(): Promise<PgStore> {
   return PgStore.open(await db, { schema });
 }
 
-if (process.env.TESSERA_TEST_STORE === 'postgres') {
-  afterAll(async () => {
-    const db = postgres;
-    if (!db) return;
-    await dropSchemas(await db, suiteSchemas);
-    await (await db).close();
-  });
+/**
+ * After each test file (test/support/per-file.ts): drops the schemas of the route and domain suites'
+ * stores and closes the PGlite, and the PostgreSQL pool of `TESSERA_TEST_STORE=postgres` (a file that
+ * calls testPostgres itself closes that one), then forgets both: a vitest worker runs many files one
+ * after another (vitest.config.ts), and the next file opens its own.
+ */
+export async function closeFileDatabases(): Promise<void> {
+  const [lite, server, schemas] = [pglite, postgres, [...suiteSchemas]];
+  pglite = undefined;
+  postgres = undefined;
+  suiteSchemas.clear();
+  if (server && process.env.TESSERA_TEST_STORE === 'postgres') {
+    const db = await server;
+    await dropSchemas(db, schemas);
+    await db.close();
+  }
+  if (lite) await (await lite).close();
 }
 
 /** Drops the schemas the given stores used (PostgreSQL tests clean up after themselves). */

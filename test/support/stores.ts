@@ -4,8 +4,6 @@ import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { openPgliteStore, openPostgresStore } from './pg.ts';
 
-let n = 0;
-
 /**
  * The engines a domain test runs over: the memory store and IndexedDB (fake-indexeddb in Node), each
  * opened fresh and empty, so one test body checks both (design: one test body per interface); in the
@@ -19,5 +17,5 @@ export const STORES: Record<string, () => Promise<Store>> =
       ? { 'PgStore (PostgreSQL)': () => openPostgresStore() }
       : {
         MemoryStore: async () => new MemoryStore(),
-        'IdbStore (fake-indexeddb)': () => IdbStore.open(`unit-${process.pid}-${++n}`),
+        'IdbStore (fake-indexeddb)': () => IdbStore.open(`unit-${crypto.randomUUID()}`),
       };

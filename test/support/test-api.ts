@@ -2,7 +2,6 @@
 import 'fake-indexeddb/auto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
 import { IdbStore } from '../../worker/browser/idb-store.ts';
 import { createApp, type App } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
@@ -25,8 +24,6 @@ export interface Reply {
   json<T = any>(): T;
 }
 
-let stores = 0;
-
 /**
  * `TESSERA_TEST_TRANSPORT=http`: each test app is the Node host's own composition (worker/node/host.ts
  * createHostApp: at the root path, on a LogFeed, behind the token check, with the shared asset cache on
@@ -37,10 +34,11 @@ let stores = 0;
 const overHttp = process.env.TESSERA_TEST_TRANSPORT === 'http';
 const TOKEN = 'route-tests';
 const servers: { server: Server; hostApp: HostApp }[] = [];
-if (overHttp) {
-  afterAll(async () => {
-    await Promise.all(servers.map(({ server, hostApp }) => closeHost(server, hostApp)));
-  });
+
+/** After each test file (test/support/per-file.ts): closes the hosts its test apps listened with. */
+export async function closeFileHosts(): Promise<void> {
+  const closing = servers.splice(0);
+  await Promise.all(closing.map(({ server, hostApp }) => closeHost(server, hostApp)));
 }
 
 /**
@@ -50,7 +48,7 @@ if (overHttp) {
  * domain suites run on IndexedDB's and PostgreSQL's behaviour too.
  */
 async function defaultStore(): Promise<Store> {
-  if (process.env.TESSERA_TEST_STORE === 'idb') return IdbStore.open(`test-api-${++stores}`);
+  if (process.env.TESSERA_TEST_STORE === 'idb') return IdbStore.open(`test-api-${crypto.randomUUID()}`);
   if (process.env.TESSERA_TEST_STORE === 'pglite') return openPgliteStore();
   if (process.env.TESSERA_TEST_STORE === 'postgres') return openPostgresStore();
   return new MemoryStore();
