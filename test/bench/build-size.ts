@@ -47,5 +47,5 @@ export function measureBuild(dist: string): BuildSizes {
 function shellOf(dist: string): { files: number; bytes: number } {
   const worker = readFileSync(join(dist, 'sw.js'), 'utf8');
   const paths = ['required', 'optional'].flatMap((list) => JSON.parse(new RegExp(`${list}:(\\[[^\\]]*\\])`).exec(worker)?.[1] ?? '[]') as string[]);
-  return { files: paths.length, bytes: paths.reduce((sum, path) => sum + readFileSync(join(dist, path === '/' ? 'index.html' : path)).length, 0) };
+  return { files: paths.length, bytes: paths.reduce((sum, path) => sum + readFileSync(join(dist, path)).length, 0) };
 }

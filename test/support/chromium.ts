@@ -16,7 +16,7 @@ const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
  * Playwright's own headless runs use; it ran the e2e suite in 7.6 minutes where the full browser took
  * 11.2. `CHROMIUM` names another binary; without either, the full browser.
  */
-export const TEST_CHROMIUM = process.env.CHROMIUM || (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+export const TEST_CHROMIUM = !process.env.CHROMIUM && existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

@@ -92,7 +92,8 @@ function toHex(digest: ArrayBuffer): string {
  *
  * Each is kept as data (`application/octet-stream`), whatever the server called it: Chromium compiles a
  * script put into Cache Storage during an install, to keep a code cache beside it, and these scripts are
- * only ever read as bytes and `eval`ed, which never uses one. That compile was most of the install.
+ * only ever read as bytes and `eval`ed, which never uses one. That compile was most of the time these
+ * files took at install.
  */
 export async function precacheLazyFiles(assets: URL): Promise<void> {
   const files = lazyFiles();
