@@ -86,6 +86,8 @@ export const APP_APPLICATION = {
 export interface TesseraApi {
   /** GET /library: every asset as a list row. */
   libraryRows(signal?: AbortSignal): Promise<LibraryRows>;
+  /** GET /library?first=: the list's first `count` rows and how many it holds (a first screen, before the rest). */
+  firstLibraryRows(count: number): Promise<LibraryRows>;
   /** GET /library/previews?ids=: the first lines of up to 100 assets. */
   previews(ids: readonly string[]): Promise<LibraryPreviews>;
   /** GET /assets/search?query=&transferables=false */
@@ -200,6 +202,7 @@ export function createApi(options: ApiOptions = {}): TesseraApi {
   return {
     // reads
     libraryRows: (signal?: AbortSignal) => call<LibraryRows>('/library', signal ? { signal } : {}),
+    firstLibraryRows: (count: number) => call<LibraryRows>(`/library?first=${count}`),
     previews: (ids: readonly string[]) => call<LibraryPreviews>(`/library/previews?ids=${ids.map(q).join(',')}`),
     search: (query: string, signal?: AbortSignal) =>
       call<SearchedAssets>(`/assets/search?query=${q(query)}&transferables=false`, signal ? { signal } : {}),

@@ -1,9 +1,9 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { LibraryRows } from '../client/api.ts';
 import { watchAssets } from '../client/changes.ts';
 import { copyAsset, exportAsset } from './actions.ts';
 import { installCapture, isEditable } from './capture.ts';
+import type { RowsUnderWay } from './library-state.ts';
 import { CommandPalette, type Command } from './components/command-palette.tsx';
 import { hrefOf, navigate, route, type Route } from './router.ts';
 import { createSession, SessionContext, useSession, type Session } from './session.ts';
@@ -14,10 +14,10 @@ import { LibraryView } from './views/library-view.tsx';
 import { SettingsView } from './views/settings-view.tsx';
 
 /** Mounts the app into `root`: the session (API, list state), the live streams, capture and the views. */
-/** `firstRows`: `GET /library` already sent by the page (it need not wait for this chunk to load). */
-export function mountApp(root: HTMLElement, base: string, firstRows?: Promise<LibraryRows>): Session {
+/** `rows`: `GET /library` already sent by the page (it need not wait for this chunk to load). */
+export function mountApp(root: HTMLElement, base: string, rows?: RowsUnderWay): Session {
   const session = createSession(base);
-  void session.library.refresh(firstRows);
+  void session.library.refresh(rows);
   watchAssets(({ changed, deleted, snapshot }) => {
     if (snapshot) void session.library.refresh();
     else session.assetsChanged(changed, deleted);

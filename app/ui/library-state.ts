@@ -1,37 +1,18 @@
 import { batch, computed, effect, signal } from '@preact/signals';
 import { TesseraApiError, type LibraryRow, type LibraryRows, type TesseraApi } from '../client/api.ts';
+import { filtersFromUrl, inServerOrder, type Filters } from './filters.ts';
 
-/**
- * The library list's state: every row (from `GET /library`), the query and filters (kept in the URL's
- * query string), the ranked hits of the current query (`GET /assets/search?assets=false`, as you type: hits alone, the rows are here), and the
- * first lines of the rows shown. The view reads `shown`; changes from the streams call `refresh()`.
- */
-export type SortKey = 'updated' | 'created' | 'score';
+export type { Filters, SortKey } from './filters.ts';
 
-export interface Filters {
-  q: string;
-  language: string;
-  tag: string;
-  website: string;
-  /** '' sorts by score while there is a query, else by update time. */
-  sort: SortKey | '';
-}
-
-const SORTS: readonly SortKey[] = ['updated', 'created', 'score'];
 /** How long after the last change of the query or filters the URL follows. */
 const URL_DELAY_MS = 250;
 
-function filtersFromUrl(): Filters {
-  const p = new URLSearchParams(location.search);
-  const sort = p.get('sort') as SortKey | null;
-  return {
-    q: p.get('q') ?? '',
-    language: p.get('language') ?? '',
-    tag: p.get('tag') ?? '',
-    website: p.get('website') ?? '',
-    sort: sort && SORTS.includes(sort) ? sort : '',
-  };
-}
+/**
+ * The rows the page asked for before the UI's chunk loaded: all of them, or (when the list shows them in
+ * the worker's order) only its first screen, which comes much sooner at 10,000 assets (a few kB against
+ * 1.9 MB) and is shown while the list asks for the rest.
+ */
+export type RowsUnderWay = { all: Promise<LibraryRows> } | { firstScreen: Promise<LibraryRows> };
 
 /** The host of a website url, for the website filter (`https://docs.python.org/3/` -> `docs.python.org`). */
 export function hostOf(url: string): string | undefined {
@@ -43,8 +24,16 @@ export function hostOf(url: string): string | undefined {
   }
 }
 
+/**
+ * The library list's state: every row (from `GET /library`), the query and filters (kept in the URL's
+ * query string), the ranked hits of the current query (`GET /assets/search?assets=false`, as you type: hits alone, the rows are here), and the
+ * first lines of the rows shown. The view reads `shown`; changes from the streams call `refresh()`.
+ */
 export function createLibraryState(api: TesseraApi) {
+  /** Every row; or, until they arrive, the first screen of them. */
   const rows = signal<LibraryRow[] | undefined>(undefined);
+  /** How many rows the library holds (more than `rows` while only the first screen is here). */
+  const total = signal<number | undefined>(undefined);
   const error = signal<string | undefined>(undefined);
   const filters = signal<Filters>(filtersFromUrl());
   /** Asset id -> search score, for the current query; undefined while there is no query. */
@@ -157,25 +146,42 @@ export function createLibraryState(api: TesseraApi) {
     void runSearch(q);
   });
 
+  /** Shows the first screen while no row is here yet, if the list shows them in the server's order. */
+  function showFirstScreen(page: Promise<LibraryRows>): void {
+    page.then(
+      (first) => {
+        if (rows.value !== undefined || !inServerOrder(filters.value)) return;
+        batch(() => {
+          rows.value = first.rows;
+          total.value = first.total;
+        });
+      },
+      () => {}, // all the rows still come, or their error is shown
+    );
+  }
+
   let loading: Promise<void> | undefined;
   let again = false;
   /**
    * Reads every row again (coalesced: calls while one read runs make one more read after it). `first`:
    * the rows a read already under way will answer (the page asks for them before the UI has loaded).
    */
-  function refresh(first?: Promise<LibraryRows>): Promise<void> {
+  function refresh(first?: RowsUnderWay): Promise<void> {
+    if (first && 'firstScreen' in first) showFirstScreen(first.firstScreen);
     if (loading) {
       again = true;
       return loading;
     }
+    let underWay = first && 'all' in first ? first.all : undefined;
     loading = (async () => {
       do {
         again = false;
         try {
-          const { rows: next } = await (first ?? api.libraryRows());
-          first = undefined;
+          const next = await (underWay ?? api.libraryRows());
+          underWay = undefined;
           batch(() => {
-            rows.value = next;
+            rows.value = next.rows;
+            total.value = next.total;
             error.value = undefined;
           });
         } catch (e) {
@@ -220,7 +226,7 @@ export function createLibraryState(api: TesseraApi) {
     }, 16);
   }
 
-  return { rows, byId, error, filters, hits, searching, previews, facets, shown, refresh, changed, wantPreviews };
+  return { rows, total, byId, error, filters, hits, searching, previews, facets, shown, refresh, changed, wantPreviews };
 }
 
 export type LibraryState = ReturnType<typeof createLibraryState>;

@@ -11,10 +11,16 @@ export interface ReloadResult {
   firstRows: Stats;
   /** Navigation start -> the first animation frame after it. */
   firstFrame: Stats;
+  /** Navigation start -> the list's rows all there (a listitem says the library's size in `aria-setsize`). */
+  allRows: Stats;
   /** Milestones of the same loads, ms since navigation start. */
   milestones: {
     documentServed: Stats;
     domContentLoaded: Stats;
+    /** `GET /api/library?first=…`, the list's first screen (the app asks for it alone while it loads). */
+    firstScreenRequestStart: Stats;
+    firstScreenResponseEnd: Stats;
+    /** `GET /api/library`, every row. */
     libraryRequestStart: Stats;
     libraryResponseEnd: Stats;
     /** Main-thread time in long tasks (> 50 ms) before that frame. */
@@ -33,14 +39,18 @@ export interface ReloadResult {
 interface FirstRows {
   rowsAt: number | null;
   frameAt: number | null;
+  allRowsAt: number | null;
   /** Long tasks (over 50 ms) of the page's main thread: [start, duration]. */
   longTasks: [number, number][];
 }
 
-/** Init script: the first mutation where the list holds a listitem with a button, then the next frame. */
-function initFirstRows(): void {
+/**
+ * Init script: the first mutation where the list holds a listitem with a button, then the next frame; and
+ * the first where a listitem counts `size` rows (all of them).
+ */
+function initFirstRows(size: number): void {
   if (window.top !== window) return;
-  const rec: FirstRows = { rowsAt: null, frameAt: null, longTasks: [] };
+  const rec: FirstRows = { rowsAt: null, frameAt: null, allRowsAt: null, longTasks: [] };
   (window as unknown as { __firstRows: FirstRows }).__firstRows = rec;
   try {
     new PerformanceObserver((list) => {
@@ -50,17 +60,23 @@ function initFirstRows(): void {
     // no Long Tasks API: the figure is left out
   }
   const observer = new MutationObserver(() => {
-    if (rec.rowsAt !== null || !document.querySelector('ul[aria-label="Library"] > li button')) return;
-    rec.rowsAt = performance.now();
-    observer.disconnect();
-    requestAnimationFrame(() => (rec.frameAt = performance.now()));
+    if (rec.rowsAt === null && document.querySelector('ul[aria-label="Library"] > li button')) {
+      rec.rowsAt = performance.now();
+      requestAnimationFrame(() => (rec.frameAt = performance.now()));
+    }
+    if (rec.rowsAt !== null && document.querySelector(`ul[aria-label="Library"] > li[aria-setsize="${size}"]`)) {
+      rec.allRowsAt = performance.now();
+      observer.disconnect();
+    }
   });
-  observer.observe(document, { childList: true, subtree: true });
+  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-setsize'] });
 }
 
 interface LoadSample extends FirstRows {
   documentServed: number;
   domContentLoaded: number;
+  firstScreenRequestStart: number;
+  firstScreenResponseEnd: number;
   libraryRequestStart: number;
   libraryResponseEnd: number;
   /** Main-thread time in long tasks before the first frame with rows. */
@@ -70,11 +86,15 @@ interface LoadSample extends FirstRows {
 function pageLoadSample(): LoadSample {
   const rec = (window as unknown as { __firstRows: FirstRows }).__firstRows;
   const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-  const library = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => new URL(e.name).pathname === '/api/library');
+  const entries = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({ e, url: new URL(e.name) }));
+  const firstScreen = entries.find(({ url }) => url.pathname === '/api/library' && url.searchParams.has('first'))?.e;
+  const library = entries.find(({ url }) => url.pathname === '/api/library' && url.search === '')?.e;
   return {
     ...rec,
     documentServed: nav.responseEnd,
     domContentLoaded: nav.domContentLoadedEventEnd,
+    firstScreenRequestStart: firstScreen?.startTime ?? NaN,
+    firstScreenResponseEnd: firstScreen?.responseEnd ?? NaN,
     libraryRequestStart: library?.startTime ?? NaN,
     libraryResponseEnd: library?.responseEnd ?? NaN,
     longTaskMs: rec.longTasks.filter(([start]) => start < (rec.frameAt ?? Infinity)).reduce((sum, [start, d]) => sum + Math.min(d, (rec.frameAt ?? Infinity) - start), 0),
@@ -119,13 +139,16 @@ export async function measureReloads(page: Page, size: number, count: number, lo
   // The list of every asset (no query in the URL), then the init script for the reloads.
   await page.getByRole('searchbox', { name: 'Search' }).fill('');
   await page.waitForURL((url) => url.search === '');
-  await page.addInitScript(initFirstRows);
+  await page.addInitScript(initFirstRows, size);
   const samples: LoadSample[] = [];
   let timeouts = 0;
   for (let i = 0; i < count + 1; i++) {
     await page.reload();
     try {
-      await page.waitForFunction(() => (window as unknown as { __firstRows?: FirstRows }).__firstRows?.frameAt != null, undefined, { timeout: RELOAD_TIMEOUT_MS, polling: 50 });
+      await page.waitForFunction(() => {
+        const r = (window as unknown as { __firstRows?: FirstRows }).__firstRows;
+        return r?.frameAt != null && r.allRowsAt != null;
+      }, undefined, { timeout: RELOAD_TIMEOUT_MS, polling: 50 });
     } catch {
       timeouts++;
       continue;
@@ -141,9 +164,12 @@ export async function measureReloads(page: Page, size: number, count: number, lo
     assets: size,
     firstRows: pick((s) => s.rowsAt),
     firstFrame: pick((s) => s.frameAt),
+    allRows: pick((s) => s.allRowsAt),
     milestones: {
       documentServed: pick((s) => s.documentServed),
       domContentLoaded: pick((s) => s.domContentLoaded),
+      firstScreenRequestStart: pick((s) => s.firstScreenRequestStart),
+      firstScreenResponseEnd: pick((s) => s.firstScreenResponseEnd),
       libraryRequestStart: pick((s) => s.libraryRequestStart),
       libraryResponseEnd: pick((s) => s.libraryResponseEnd),
       longTasks: pick((s) => s.longTaskMs),
@@ -161,8 +187,11 @@ export async function measureReloads(page: Page, size: number, count: number, lo
   log(line('  first listitem in the list', result.firstRows));
   log(line('  document served (responseEnd)', m.documentServed));
   log(line('  DOMContentLoaded', m.domContentLoaded));
+  log(line('  GET /api/library?first= sent', m.firstScreenRequestStart));
+  log(line('  GET /api/library?first= answered', m.firstScreenResponseEnd));
   log(line('  GET /api/library sent', m.libraryRequestStart));
   log(line('  GET /api/library answered', m.libraryResponseEnd));
+  log(line('  all rows in the list', result.allRows));
   log(line('  main thread in long tasks until then', m.longTasks));
   log(line('GET /api/library alone (page fetch)', result.libraryFetch, `, ${(library.bytes / 1e6).toFixed(2)} MB body`));
   log(line('  request -> response headers', result.libraryHeaders));

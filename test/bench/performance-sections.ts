@@ -1,4 +1,5 @@
 /** The sections of docs/performance.md's generated figures, one function a bench section (performance-doc.ts puts them together). */
+import { FIRST_SCREEN_ROWS } from '../../app/ui/filters.ts';
 import type { AppBenchResult } from './app.ts';
 import type { BackupBenchRow } from './backup.ts';
 import type { BackupBrowserResult } from './backup-browser.ts';
@@ -264,9 +265,17 @@ export function appSection(app: AppBenchResult | undefined): string | undefined 
         statsRow('… the first rows in the DOM', r.firstRows),
         statsRow('… the document served (by the worker\'s shell cache)', r.milestones.documentServed),
         statsRow('… DOMContentLoaded', r.milestones.domContentLoaded),
-        statsRow('… `GET /api/library` sent', r.milestones.libraryRequestStart),
+        // (Results of runs before the first screen was asked for alone have none of these.)
+        ...(r.milestones.firstScreenRequestStart
+          ? [
+              statsRow(`… \`GET /api/library?first=${FIRST_SCREEN_ROWS}\` (the first screen) sent`, r.milestones.firstScreenRequestStart),
+              statsRow(`… \`GET /api/library?first=${FIRST_SCREEN_ROWS}\` answered`, r.milestones.firstScreenResponseEnd),
+            ]
+          : []),
+        statsRow('… `GET /api/library` (every row) sent', r.milestones.libraryRequestStart),
         statsRow('… `GET /api/library` answered', r.milestones.libraryResponseEnd),
         statsRow('… main-thread time in long tasks before the frame', r.milestones.longTasks),
+        ...(r.allRows ? [statsRow('every row in the list (a row counts all in `aria-setsize`)', r.allRows)] : []),
         statsRow(`\`GET /api/library\` alone (${mb(r.libraryBytes / 1e6)}), \`fetch()\` until read`, r.libraryFetch),
         statsRow('… its `JSON.parse`', r.libraryParse),
       ]),

@@ -100,7 +100,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/folders' },
   { method: 'DELETE', path: '/folders/{folder}' },
   // library
-  { method: 'GET', path: '/library', query: { pseudo: 'false' } },
+  { method: 'GET', path: '/library', query: { pseudo: 'false', first: '2' } },
   { method: 'GET', path: '/library/previews', query: { ids: 'IDS' } },
   // qgpt
   { method: 'POST', path: '/qgpt/stream', body: () => ({ request: 'r1', question: { query: 'how are arguments parsed?', relevant: { iterable: [relevantFragment('import argparse')] } } }) },

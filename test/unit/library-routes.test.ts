@@ -21,6 +21,7 @@ describe('GET /library', () => {
     const empty = await api.get('/library');
     expect(empty.status).toBe(200);
     const rows = empty.json().rows;
+    expect(empty.json().total).toBe(2);
     expect(rows.map((r: { id: string }) => r.id)).toEqual([go.id, py.id]);
     const flags = rows[1];
     expect(flags).toMatchObject({ name: 'Flags', language: 'py', generic: 'CODE', tags: ['cli'], websites: ['https://docs.python.org/3/'] });
@@ -46,10 +47,27 @@ describe('GET /library', () => {
     expect((await api.get('/library')).json().rows.map((r: { id: string }) => r.id)).toEqual([go.id, py.id]);
   });
 
-  it('refuses a bad pseudo flag with a 400', async () => {
-    const reply = await api.get('/library?pseudo=maybe');
-    expect(reply.status).toBe(400);
-    expect(reply.json().error.code).toBe('invalid_parameter');
+  it('answers the first rows alone with first=N, counting all in total, each until the next change', async () => {
+    const ids: string[] = [];
+    for (const name of ['a', 'b', 'c']) ids.unshift((await api.create(fragmentSeed(PYTHON_SNIPPET, { name }))).id);
+    const all = (await api.get('/library')).json();
+    expect(all.rows.map((r: { id: string }) => r.id)).toEqual(ids);
+    const first = await api.get('/library?first=2');
+    expect(first.status).toBe(200);
+    expect(first.json()).toEqual({ rows: all.rows.slice(0, 2), total: 3 });
+    expect((await api.get('/library?first=10')).json()).toEqual(all);
+    // The first screen follows a change, as the whole list does.
+    const d = await api.create(fragmentSeed(GO_SNIPPET, { name: 'd' }));
+    expect((await api.get('/library?first=2')).json().rows.map((r: { id: string }) => r.id)).toEqual([d.id, ids[0]]);
+    expect((await api.get('/library?first=2')).json().total).toBe(4);
+  });
+
+  it('refuses a bad pseudo flag or first count with a 400', async () => {
+    for (const query of ['pseudo=maybe', 'first=0', 'first=-1', 'first=two', 'first=2.5', 'first=2000000']) {
+      const reply = await api.get(`/library?${query}`);
+      expect(reply.status, query).toBe(400);
+      expect(reply.json().error.code, query).toBe('invalid_parameter');
+    }
   });
 });
 

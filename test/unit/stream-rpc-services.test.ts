@@ -110,6 +110,7 @@ describe('services = routes', () => {
       [(await services.streamSnapshot('identifiers')).frame, 'GET', '/assets/stream/identifiers'],
       [await services.streamChanges('identifiers', 0), 'GET', '/assets/stream/identifiers?since=0'],
       [await services.listLibraryRows(), 'GET', '/library'],
+      [await services.listLibraryRows({ first: 1 }), 'GET', '/library?first=1'],
     ];
     for (const [value, method, path, body] of cases) expect(plain(value), `${method} ${path}`).toEqual((await api.call(method, path, body)).json());
     // Snippet ids are numbered per answer: the rest must agree.

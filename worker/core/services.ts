@@ -81,7 +81,7 @@ import {
   type WorkstreamSummary,
 } from './model/schemas.ts';
 import { libraryPreviews } from './library/previews.ts';
-import { listLibraryRows, listLibraryRowsBody } from './library/rows.ts';
+import { listLibraryRows, listLibraryRowsBody, type LibraryRowsOptions } from './library/rows.ts';
 import type { LibraryPreviews, LibraryRows } from './library/schemas.ts';
 import { ConversationUpdateSchema, deleteConversation, getConversation, listConversations, updateConversation } from './qgpt/conversations.ts';
 import { listFolders, registerFolder, removeFolder, type GrantedFolder, type GrantedFolders } from './qgpt/files/folders.ts';
@@ -206,8 +206,8 @@ export interface Services {
   listWebsites(): Promise<Websites>;
   /** GET /workstream_summaries */
   listSummaries(): Promise<WorkstreamSummaries>;
-  /** GET /library (Tessera's own: the list a library view shows) */
-  listLibraryRows(options?: { pseudo?: boolean }): Promise<LibraryRows>;
+  /** GET /library (Tessera's own: the list a library view shows; `first` 1..1,000,000: only the first rows) */
+  listLibraryRows(options?: LibraryRowsOptions): Promise<LibraryRows>;
   /** GET /library/previews?ids= (Tessera's own) */
   libraryPreviews(ids: readonly string[]): Promise<LibraryPreviews>;
   // writes
@@ -288,7 +288,7 @@ export interface BodyServices {
   /** GET /assets: `listAssets`'s answer as JSON bytes */
   listAssetsBody(options?: ListOptions): Promise<Uint8Array<ArrayBuffer>>;
   /** GET /library: `listLibraryRows`'s answer as JSON bytes */
-  listLibraryRowsBody(options?: { pseudo?: boolean }): Promise<Uint8Array<ArrayBuffer>>;
+  listLibraryRowsBody(options?: LibraryRowsOptions): Promise<Uint8Array<ArrayBuffer>>;
 }
 
 export type AllServices = Services & StreamingServices & BodyServices;
@@ -321,7 +321,7 @@ export function createServices(ctx: ServiceContext): AllServices {
     listAssets: (options?: ListOptions) => listAssets(ctx, listing(options)),
     getAssetBody: (asset, options) => getAssetBody(ctx, id(asset), transferables(options)),
     listAssetsBody: (options?: ListOptions) => listAssetsBody(ctx, listing(options)),
-    listLibraryRowsBody: (options?: { pseudo?: boolean }) => listLibraryRowsBody(ctx, { pseudo: flag(options, 'pseudo', false) }),
+    listLibraryRowsBody: (options?: LibraryRowsOptions) => listLibraryRowsBody(ctx, libraryRows(options)),
     suggestedAssets: (options?: ListOptions) => suggestedAssets(ctx, listing(options)),
     searchAssets: (params, options, observer) => {
       const checked = check(SearchParamsSchema, params, '{query?, tags?}');
@@ -364,7 +364,7 @@ export function createServices(ctx: ServiceContext): AllServices {
     listTags: () => listTags(ctx),
     listWebsites: () => listWebsites(ctx),
     listSummaries: () => listSummaries(ctx),
-    listLibraryRows: (options?: { pseudo?: boolean }) => listLibraryRows(ctx, { pseudo: flag(options, 'pseudo', false) }),
+    listLibraryRows: (options?: LibraryRowsOptions) => listLibraryRows(ctx, libraryRows(options)),
     libraryPreviews: (ids: readonly string[]) => libraryPreviews(ctx, idList(ids)),
     // writes
     createAsset: (seed, options) => createAsset(ctx, checkOptional(SeedSchema, seed), transferables(options)),
@@ -438,6 +438,10 @@ function afterHalfDeletes(ctx: ServiceContext, services: AllServices): AllServic
 
 const transferables = (options?: TransferableOptions) => ({ transferables: flag(options, 'transferables', true) });
 const listing = (options?: ListOptions) => ({ ...transferables(options), pseudo: flag(options, 'pseudo', false) });
+const libraryRows = (options?: LibraryRowsOptions): LibraryRowsOptions => {
+  const first = count(options, 'first', 1, 1_000_000);
+  return { pseudo: flag(options, 'pseudo', false), ...(first === undefined ? {} : { first }) };
+};
 const searching = (options?: SearchOptions, observer?: SearchObserver) => ({
   ...listing(options),
   page: { limit: count(options, 'limit', 1, MAX_PAGE_SIZE), offset: count(options, 'offset', 0, 1_000_000) },

@@ -27,7 +27,7 @@ export function LibraryView() {
   const setFilter = (patch: Partial<Filters>) => (library.filters.value = { ...library.filters.value, ...patch });
   const f = library.filters.value;
   const facets = library.facets.value;
-  const total = library.rows.value?.length;
+  const total = library.total.value;
 
   /** Moves focus to the row `index` (scrolled into view first: it may not be rendered yet). */
   const focusRow = (index: number) => {

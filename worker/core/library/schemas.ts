@@ -23,7 +23,8 @@ export const LibraryRowSchema = lazySchema(() =>
 );
 export type LibraryRow = z.infer<typeof LibraryRowSchema>;
 
-export const LibraryRowsSchema = lazySchema(() => z.object({ rows: z.array(LibraryRowSchema) }));
+/** `total`: how many rows the whole list holds (more than `rows` when only the first were asked for). */
+export const LibraryRowsSchema = lazySchema(() => z.object({ rows: z.array(LibraryRowSchema), total: z.number().int().nonnegative() }));
 export type LibraryRows = z.infer<typeof LibraryRowsSchema>;
 
 export const LibraryPreviewsSchema = lazySchema(() => z.object({ previews: z.record(z.string(), z.string()) }));
