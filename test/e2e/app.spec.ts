@@ -258,6 +258,16 @@ test('a reload under the worker asks for the rows at once, before the registrati
   expect(started['/api/.well-known/health']).toBeDefined();
   // Asked for after the health check answered, it went out about 70 ms later on a reload at 10,000 (npm run bench).
   expect(started['/api/library']!).toBeLessThan(started['/api/.well-known/health']!);
+  // The UI's chunk is fetched by the page's preload, before the entry script that imports it has arrived.
+  const [entry, ui] = await page.evaluate(() =>
+    [/\/assets\/index-[^/]+\.js$/, /\/assets\/app-[^/]+\.js$/].map((pattern) => {
+      const found = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => pattern.test(new URL(e.name).pathname));
+      return found.map((e) => ({ start: e.startTime, end: e.responseEnd }));
+    }),
+  );
+  expect(entry).toHaveLength(1);
+  expect(ui).toHaveLength(1);
+  expect(ui[0]!.start).toBeLessThan(entry[0]!.end);
 });
 
 test('a reload shows the first screen of a large library before all its rows arrive', async ({ page }) => {
@@ -411,6 +421,8 @@ test('choose assets in the list and ask about them together; ask about a selecti
   // Text selected in an asset's code is what "Ask about this" asks about.
   await page.goto(`/#/asset/${ids[2]}`);
   await expect(page.getByRole('code')).toContainText('GROUP BY customer_id');
+  // Highlighted: the highlighter replaces the plain text's nodes, and with them a selection made before.
+  await expect(page.getByRole('code').locator('span').first()).toBeVisible();
   await page.getByRole('code').evaluate((code) => {
     const range = document.createRange();
     range.selectNodeContents(code);
