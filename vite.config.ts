@@ -90,28 +90,6 @@ function serviceWorker(): Plugin {
   };
 }
 
-/**
- * index.html preloads the UI's chunk and the chunks it imports. main.ts imports the UI dynamically (the
- * page without it, `/?ui=off`, never runs it), which the browser would start fetching only once main.ts
- * and its imports had loaded and run: on a reload at 10,000 assets the UI's chunks were the last thing the
- * first rows waited for.
- */
-function preloadUi(): Plugin {
-  return {
-    name: 'tessera:preload-ui',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, ctx) {
-        if (!ctx.bundle || ctx.path !== '/index.html') return html;
-        const ui = Object.values(ctx.bundle).find((file) => file.type === 'chunk' && file.facadeModuleId?.endsWith('/app/ui/app.tsx'));
-        if (ui?.type !== 'chunk') throw new Error('preload-ui: the build has no chunk for app/ui/app.tsx');
-        const files = [ui.fileName, ...ui.imports].filter((file) => !html.includes(`/${file}"`));
-        return { html, tags: files.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const })) };
-      },
-    },
-  };
-}
-
 function packagedFiles(): Plugin {
   return {
     name: 'tessera:packaged-files',
@@ -164,5 +142,5 @@ export default defineConfig({
   },
   // The app's components are Preact TSX (app/ui).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  plugins: [serviceWorker(), packagedFiles(), preloadUi()],
+  plugins: [serviceWorker(), packagedFiles()],
 });
