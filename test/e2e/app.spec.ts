@@ -271,13 +271,18 @@ test('a reload shows the first screen of a large library before all its rows arr
   }, names);
   // (One import can give several assets the same time: the worker's order decides which comes first.)
   const newest = await page.evaluate(async () => ((await (await fetch('/api/library?first=1')).json()) as { rows: { name: string }[] }).rows[0]!.name);
-  // The whole list is held in the page until the test lets it through; the first screen is not.
+  // The whole list is held in the page until the test lets it through; the first screen is not. The page
+  // notes whether rows were on screen when it asked for the whole list.
   await page.addInitScript(() => {
-    const held = new Promise<void>((resolve) => ((window as unknown as { releaseRows: () => void }).releaseRows = resolve));
+    const w = window as unknown as { releaseRows: () => void; rowsShownWhenAskedForAll?: boolean };
+    const held = new Promise<void>((resolve) => (w.releaseRows = resolve));
     const original = window.fetch.bind(window);
     window.fetch = async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-      if (url.pathname === '/api/library' && url.search === '') await held;
+      if (url.pathname === '/api/library' && url.search === '') {
+        w.rowsShownWhenAskedForAll ??= document.querySelector('ul[aria-label="Library"] li') !== null;
+        await held;
+      }
       return original(input, init);
     };
   });
@@ -286,6 +291,8 @@ test('a reload shows the first screen of a large library before all its rows arr
   await expect(first.getByRole('button')).toHaveText(newest);
   await expect(first).toHaveAttribute('aria-setsize', '50');
   await expect(page.getByText('80 assets')).toBeVisible();
+  // Every row is asked for once the first screen is painted, not beside it.
+  expect(await page.evaluate(() => (window as unknown as { rowsShownWhenAskedForAll?: boolean }).rowsShownWhenAskedForAll)).toBe(true);
   await page.evaluate(() => (window as unknown as { releaseRows: () => void }).releaseRows());
   await expect(first).toHaveAttribute('aria-setsize', '80');
   await expect(first.getByRole('button')).toHaveText(newest);
