@@ -65,8 +65,8 @@ if (withUi || params.get('register') !== 'manual') register({ base: BASE }).catc
 // worker answers, while that chunk still loads (a reload of 10,000 assets sent it 100 ms later otherwise).
 // Only the first screen of them when the list shows them in the worker's order: all of them (1.9 MB at
 // 10,000) held the worker's answers to this page's scripts and health check back by about 130 ms; the list
-// asks for the rest once that screen is painted. On a reload a worker already controls the page and answers the requests:
-// they go out at once, without waiting for the registration and the health check.
+// asks for the rest once that screen is painted. On a reload a worker already controls the page and
+// answers the requests: they go out at once, without waiting for the registration and the health check.
 const ui = withUi ? import('./ui/app.tsx') : undefined;
 const askRows = (): RowsUnderWay => {
   const api = createApi({ base: BASE });

@@ -167,13 +167,13 @@ export function createLibraryState(api: TesseraApi) {
    * the rows a read already under way will answer (the page asks for them before the UI has loaded).
    */
   function refresh(first?: RowsUnderWay): Promise<void> {
-    if (first && 'firstScreen' in first) showFirstScreen(first.firstScreen);
+    const firstScreen = first && 'firstScreen' in first ? first.firstScreen : undefined;
+    if (firstScreen) showFirstScreen(firstScreen);
     if (loading) {
       again = true;
       return loading;
     }
     let underWay = first && 'all' in first ? first.all : undefined;
-    const firstScreen = first && 'firstScreen' in first ? first.firstScreen : undefined;
     loading = (async () => {
       // Every row is asked for once the first screen is painted: their 1.9 MB (at 10,000 assets) and
       // their parse must not delay that frame.
