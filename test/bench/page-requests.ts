@@ -134,22 +134,34 @@ export function pageIdbRead({ db, ...args }: { db: IDBDatabase; ids: string[]; s
 }
 
 /** The listing, both variants alternately; time until the body is read, and the body size. */
-export function pageList(args: { warmup: number; samples: number }): Promise<{ plain: number[]; transferables: number[]; plainBytes: number; transferablesBytes: number; count: number }> {
+/**
+ * The listing with and without content, alternating, each timed until its body is read; with `floorUrl`,
+ * the same bytes as a static file from the page's origin in between (the network path's floor for a
+ * body that size).
+ */
+export function pageList(args: { warmup: number; samples: number; floorUrl?: string }): Promise<{
+  plain: number[];
+  transferables: number[];
+  floor: number[];
+  plainBytes: number;
+  transferablesBytes: number;
+  floorBytes: number;
+  count: number;
+}> {
   return (async () => {
-    const out = { plain: [] as number[], transferables: [] as number[], plainBytes: 0, transferablesBytes: 0, count: 0 };
+    const out = { plain: [] as number[], transferables: [] as number[], floor: [] as number[], plainBytes: 0, transferablesBytes: 0, floorBytes: 0, count: 0 };
+    const urls = [`/api/assets?transferables=false`, `/api/assets?transferables=true`, ...(args.floorUrl ? [args.floorUrl] : [])];
     for (let i = 0; i < args.warmup + args.samples; i++) {
-      for (const t of i % 2 === 0 ? [false, true] : [true, false]) {
+      for (const url of i % 2 === 0 ? urls : [...urls].reverse()) {
         const t0 = performance.now();
-        const response = await fetch(`/api/assets?transferables=${t}`);
+        const response = await fetch(url, { cache: 'no-store' });
         const text = await response.text();
         const elapsed = performance.now() - t0;
-        if (!response.ok) throw new Error(`list: ${response.status} ${text.slice(0, 300)}`);
-        if (i >= args.warmup) (t ? out.transferables : out.plain).push(elapsed);
-        if (t) out.transferablesBytes = text.length;
-        else {
-          out.plainBytes = text.length;
-          out.count = JSON.parse(text).iterable.length;
-        }
+        if (!response.ok) throw new Error(`${url}: ${response.status} ${text.slice(0, 300)}`);
+        const [times, bytes] = url === args.floorUrl ? (['floor', 'floorBytes'] as const) : url.endsWith('true') ? (['transferables', 'transferablesBytes'] as const) : (['plain', 'plainBytes'] as const);
+        if (i >= args.warmup) out[times].push(elapsed);
+        out[bytes] = text.length;
+        if (times === 'plain') out.count = JSON.parse(text).iterable.length;
       }
     }
     return out;

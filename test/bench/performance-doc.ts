@@ -61,6 +61,8 @@ export interface BenchResults {
     warmup: number;
     transferablesFalse: LatencyStats & { bodyBytes: number };
     transferablesTrue: LatencyStats & { bodyBytes: number };
+    /** The plain body as a static file of the build, fetched in between (absent before 2026-11-28). */
+    staticFile?: LatencyStats & { bodyBytes: number };
     bulkCreate?: { assets: number; batch: number; ms: number; perSecond: number };
   };
   coldStart?: { asset: LatencyStats; echo: LatencyStats; create: LatencyStats; unconfirmedStops: number };
@@ -145,6 +147,7 @@ function headline(r: BenchResults): string {
     rows.push([
       `${code('GET /api/assets?transferables=false')}, ${num(list.assets)} assets (${mb(list.transferablesFalse.bodyBytes / 1e6)})`,
       `p50 ${time(list.transferablesFalse.p50)} (with content, ${mb(list.transferablesTrue.bodyBytes / 1e6)}: ${time(list.transferablesTrue.p50)})` +
+        (list.staticFile ? `; the same bytes as a static file p50 ${time(list.staticFile.p50)}, ${ratio(list.transferablesFalse.p50 / list.staticFile.p50)}` : '') +
         (uncached ? `; without the asset cache p50 ${time(uncached.list.p50)}` : ''),
       `${num(list.transferablesFalse.n)} each${uncached ? `; ${num(uncached.list.n)}` : ''}`,
       `p50 ${verdict(list.transferablesFalse.p50, LIST_TARGET_MS, 'max', ' ms')}` + (uncached ? `; without the cache ${verdict(uncached.list.p50, LIST_TARGET_MS, 'max', ' ms')}` : ''),

@@ -52,6 +52,7 @@ export function readWriteSection(r: BenchResults): string | undefined {
   if (list) {
     rows.push(statsRow(`${code('GET /api/assets?transferables=false')}, ${num(list.assets)} assets (${mb(list.transferablesFalse.bodyBytes / 1e6)})`, list.transferablesFalse));
     rows.push(statsRow(`${code('GET /api/assets?transferables=true')} (${mb(list.transferablesTrue.bodyBytes / 1e6)})`, list.transferablesTrue));
+    if (list.staticFile) rows.push(statsRow(`the plain listing's bytes as a static file of the build, interleaved (the network's floor for that size)`, list.staticFile));
   }
   const out = ['## Reading, writing and listing', '', table(STATS_HEAD, rows)];
   const notes: string[] = [];

@@ -62,7 +62,7 @@
  * BENCH_SEED (snippet generator seed, default 1), CHROMIUM (default /usr/bin/chromium).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -105,6 +105,8 @@ const LIST_TARGET = 1000;
 const LIST_BATCH = 20;
 const LIST_WARMUP = 2; // per variant
 const LIST_SAMPLES = 20; // per variant (a p95 needs 20)
+/** The listing's body written into the served build for the run's floor (removed after). */
+const LIST_FLOOR_FILE = 'bench-listing-floor.json';
 const COLD_SAMPLES = 10; // per route
 const COLD_CREATE_SAMPLES = 5;
 
@@ -279,20 +281,27 @@ async function main(): Promise<number> {
     const more = snippets(LIST_TARGET - ids.length, SEED + 1).map((s) => classifiedSeedBody(s.raw, s.lang));
     const bulk = await page.evaluate(pageCreateBatches, { bodies: more, batch: LIST_BATCH });
     mark = cpuSnapshot();
-    const list = await page.evaluate(pageList, { warmup: LIST_WARMUP, samples: LIST_SAMPLES });
+    // The floor: the same bytes as the plain listing, served as a static file of the build (the network path).
+    const floorFile = join(DIST, LIST_FLOOR_FILE);
+    writeFileSync(floorFile, await page.evaluate(async () => (await fetch('/api/assets?transferables=false')).text()));
+    const list = await page.evaluate(pageList, { warmup: LIST_WARMUP, samples: LIST_SAMPLES, floorUrl: `/${LIST_FLOOR_FILE}` }).finally(() => rmSync(floorFile, { force: true }));
     const listPlain = stats(list.plain);
     const listFull = stats(list.transferables);
+    const listFloor = stats(list.floor);
     phase(`Listing — GET /api/assets with ${list.count} assets, ${LIST_SAMPLES} runs each after ${LIST_WARMUP} warm-up, alternating`);
     log(`  (the ${more.length} extra assets were created through the API in concurrent batches of ${LIST_BATCH}, their seeds naming their language`);
     log(`   so the classifier is skipped: ${ms(bulk.ms)} in all, ${(more.length / (bulk.ms / 1000)).toFixed(0)} creates/s)`);
     log(line('?transferables=false', listPlain, `, ${(list.plainBytes / 1e6).toFixed(2)} MB body`));
     log(line('?transferables=true', listFull, `, ${(list.transferablesBytes / 1e6).toFixed(2)} MB body`));
+    log(line('the plain body as a static file (floor)', listFloor, `, ${(list.floorBytes / 1e6).toFixed(2)} MB`));
+    log(`  ratio plain listing/floor                p50 ${(listPlain.p50 / listFloor.p50).toFixed(2)}`);
     noteLoad('list');
     results.list = {
       assets: list.count,
       warmup: LIST_WARMUP,
       transferablesFalse: { ...listPlain, unit: 'ms', bodyBytes: list.plainBytes },
       transferablesTrue: { ...listFull, unit: 'ms', bodyBytes: list.transferablesBytes },
+      staticFile: { ...listFloor, unit: 'ms', bodyBytes: list.floorBytes },
       bulkCreate: { assets: more.length, batch: LIST_BATCH, classified: true, ms: round(bulk.ms), perSecond: round(more.length / (bulk.ms / 1000)) },
     };
 

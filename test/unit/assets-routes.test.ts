@@ -144,6 +144,20 @@ describe('listing and snapshots', () => {
   });
 });
 
+  it('answers a cached body whole each time it is asked for, with its length declared', async () => {
+    const asset = await create(fragmentSeed(PYTHON_SNIPPET));
+    await create(fragmentSeed('é'.repeat(5000)));
+    for (const path of ['/assets', '/assets?transferables=false', `/asset/${asset.id}`, `/assets/${asset.id}`, '/library', '/library?first=1']) {
+      const replies = [await api.get(path), await api.get(path)];
+      for (const reply of replies) {
+        expect(reply.status, path).toBe(200);
+        expect(Number(reply.headers.get('content-length')), path).toBe(new TextEncoder().encode(reply.text).byteLength);
+      }
+      expect(replies[1]!.text, path).toBe(replies[0]!.text);
+      expect(() => JSON.parse(replies[1]!.text), path).not.toThrow();
+    }
+  });
+
 describe('changing an asset', () => {
   it('updates name, content and annotations in one go and records activities', async () => {
     const asset = await create(fragmentSeed(PYTHON_SNIPPET, { annotations: [{ type: 'COMMENT', text: 'old' }] }));

@@ -2,7 +2,7 @@ import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
 import type { ServiceContext } from '../deps.ts';
 import { createServices, type LinkPath } from '../services.ts';
-import { JSON_TYPE, queryFlag, readJson } from './http.ts';
+import { jsonBytes, queryFlag, readJson } from './http.ts';
 import { json, keyed, noContent } from './idempotent.ts';
 
 /** The single-asset operations under `/asset`. */
@@ -15,7 +15,7 @@ export function assetRoutes(ctx: ServiceContext) {
   app.post('/update', keyed(ctx, json, async (c, services) => services.updateAsset(await body(c), transferables(c))));
   app.post('/reclassify', keyed(ctx, json, async (c, services) => services.reclassifyAsset(await body(c), transferables(c))));
 
-  app.get('/:asset', async (c) => c.body(await services.getAssetBody(c.req.param('asset'), transferables(c)), 200, JSON_TYPE));
+  app.get('/:asset', async (c) => jsonBytes(c, await services.getAssetBody(c.req.param('asset'), transferables(c))));
   // The accessor says who reads; there is one local user, so it is checked and otherwise unused.
   app.post('/:asset', async (c) => {
     const accessor = await body(c);

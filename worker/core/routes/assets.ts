@@ -2,7 +2,7 @@ import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
 import type { ServiceContext } from '../deps.ts';
 import { createServices } from '../services.ts';
-import { JSON_TYPE, queryFlag, readJson } from './http.ts';
+import { jsonBytes, queryFlag, readJson } from './http.ts';
 import { json, keyed, text } from './idempotent.ts';
 
 /** The collection operations under `/assets`. */
@@ -21,9 +21,9 @@ export function assetsRoutes(ctx: ServiceContext) {
   app.get('/', async (c) => {
     const options = { ...transferables(c), pseudo: queryFlag(c, 'pseudo', false) };
     if (queryFlag(c, 'suggested', false)) return c.json(await services.suggestedAssets(options));
-    return c.body(await services.listAssetsBody(options), 200, JSON_TYPE);
+    return jsonBytes(c, await services.listAssetsBody(options));
   });
-  app.get('/:asset', async (c) => c.body(await services.getAssetBody(c.req.param('asset'), transferables(c)), 200, JSON_TYPE));
+  app.get('/:asset', async (c) => jsonBytes(c, await services.getAssetBody(c.req.param('asset'), transferables(c))));
   app.get('/:asset/formats', async (c) => c.json(await services.getFormats(c.req.param('asset'), transferables(c))));
   app.post('/:asset/delete', keyed(ctx, text, async (c, services) => services.deleteAsset(c.req.param('asset')!)));
   return app;

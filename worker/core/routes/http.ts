@@ -6,8 +6,25 @@ import { ApiError, badRequest } from '../errors.ts';
  * (size limit, JSON syntax). What the values must be is the services' to check (service-input.ts).
  */
 
-/** The header of a JSON body answered as bytes already serialised (`c.body(bytes, 200, JSON_TYPE)`). */
-export const JSON_TYPE = { 'content-type': 'application/json' };
+/**
+ * A 200 answer of JSON already serialised (a cached body), given as a stream of one chunk rather than as
+ * the bytes themselves: Chromium hands a service worker's stream body to the page faster than the same
+ * bytes (a 3.2 MB listing: 166 -> 109 ms in a bare worker, as fast as a network response; a 4 KB asset
+ * read about 0.5 ms sooner). Its length is still declared, as it would be for the bytes.
+ */
+export function jsonBytes(c: HonoContext, bytes: Uint8Array<ArrayBuffer>): Response {
+  return c.body(oneChunk(bytes), 200, { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) });
+}
+
+/** `bytes` as a stream body (see jsonBytes); the bytes are shared, not copied. */
+export function oneChunk(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
 
 const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0']);

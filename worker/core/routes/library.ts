@@ -2,7 +2,7 @@ import { Hono } from 'hono/quick';
 import type { ServiceContext } from '../deps.ts';
 import { badRequest } from '../errors.ts';
 import { createServices } from '../services.ts';
-import { JSON_TYPE, queryFlag, queryNumber } from './http.ts';
+import { jsonBytes, queryFlag, queryNumber } from './http.ts';
 
 /**
  * `/library`: Tessera's own API for list views (not part of the desktop API).
@@ -20,7 +20,7 @@ export function libraryRoutes(ctx: ServiceContext) {
   app.get('/', async (c) => {
     const first = queryNumber(c, 'first');
     const options = { pseudo: queryFlag(c, 'pseudo', false), ...(first === undefined ? {} : { first }) };
-    return c.body(await services.listLibraryRowsBody(options), 200, JSON_TYPE);
+    return jsonBytes(c, await services.listLibraryRowsBody(options));
   });
   app.get('/previews', async (c) => {
     const ids = c.req.query('ids');
