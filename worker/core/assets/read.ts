@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../deps.ts';
 import { notFound } from '../errors.ts';
+import { readSeq } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
 import { readConversations } from '../qgpt/conversations.ts';
 import type { Activities, Asset, Assets, Conversations, FlattenedAssets, Formats, PseudoAssets } from '../model/schemas.ts';
@@ -151,13 +152,26 @@ export async function readAssets(tx: ReadTx, options: ReadOptions & { pseudo?: b
 const newestFirst = (a: AssetRecord, b: AssetRecord) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0);
 
 export function listIdentifiers(ctx: ServiceContext, options: { pseudo?: boolean } = {}): Promise<FlattenedAssets> {
-  return ctx.store.read(async (tx) => build.references(await readIdentifiers(tx, options)));
+  return ctx.store.read(async (tx) => build.references(await readIdentifiers(ctx, tx, await readSeq(tx), options)));
 }
 
-/** The ids `listIdentifiers` lists, newest first, inside a transaction the caller holds. */
-export async function readIdentifiers(tx: ReadTx, options: { pseudo?: boolean } = {}): Promise<string[]> {
-  const assets = await tx.getAll('assets');
-  return assets.filter((a) => options.pseudo || !a.pseudo).sort(newestFirst).map((a) => a.id);
+/**
+ * The ids `listIdentifiers` lists, newest first, inside a transaction the caller holds, whose change-log
+ * seq is `seq`. Kept in the asset cache under that seq: a stream's snapshot or `/assets/identifiers` of an
+ * unchanged library reads no asset record again (10,000 of them took about 0.6 s). Keyed by the seq, not
+ * only emptied by the next change, so a transaction that sees a write this context has not heard of yet
+ * reads the records.
+ */
+export async function readIdentifiers(ctx: ServiceContext, tx: ReadTx, seq: number, options: { pseudo?: boolean } = {}): Promise<string[]> {
+  const all = await ctx.assetCache.get(
+    `identifiers at ${seq}`,
+    async () => {
+      const assets = (await tx.getAll('assets')).sort(newestFirst);
+      return { ids: assets.map((a) => a.id), pseudo: new Set(assets.flatMap((a) => (a.pseudo ? [a.id] : []))) };
+    },
+    ({ ids }) => ids.length * 80,
+  );
+  return options.pseudo || all.pseudo.size === 0 ? all.ids : all.ids.filter((id) => !all.pseudo.has(id));
 }
 
 export async function pseudoSnapshot(ctx: ServiceContext): Promise<PseudoAssets> {

@@ -18,15 +18,15 @@ export interface StreamSnapshot {
  * The snapshot frame. Pseudo assets are included: change events name them too, and a client must be
  * able to tell a known asset from an unknown one.
  */
-function readSnapshot(tx: ReadTx, kind: StreamKind): Promise<StreamFrame> {
-  if (kind === 'identifiers') return readIdentifiers(tx, { pseudo: true }).then(identifiersSnapshot);
+function readSnapshot(ctx: ServiceContext, tx: ReadTx, kind: StreamKind, seq: number): Promise<StreamFrame> {
+  if (kind === 'identifiers') return readIdentifiers(ctx, tx, seq, { pseudo: true }).then(identifiersSnapshot);
   return readAssets(tx, { pseudo: true, transferables: kind === 'transferables' });
 }
 
 export function streamSnapshot(ctx: ServiceContext, kind: StreamKind): Promise<StreamSnapshot> {
   return ctx.store.read(async (tx) => {
-    const [seq, frame] = await Promise.all([readSeq(tx), readSnapshot(tx, kind)]);
-    return { seq, frame };
+    const seq = await readSeq(tx);
+    return { seq, frame: await readSnapshot(ctx, tx, kind, seq) };
   });
 }
 
@@ -39,7 +39,7 @@ export function streamChanges(ctx: ServiceContext, kind: StreamKind, since: numb
   return ctx.store.read(async (tx) => {
     const seq = await readSeq(tx);
     const events = since > seq ? undefined : await readChangesSince(tx, since);
-    if (!events) return { seq, snapshot: await readSnapshot(tx, kind) };
+    if (!events) return { seq, snapshot: await readSnapshot(ctx, tx, kind, seq) };
     if (kind === 'identifiers') return { seq, changes: events };
     const transferables = kind === 'transferables';
     // One read of each changed asset, however many changes name it.

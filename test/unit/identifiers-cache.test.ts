@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { streamSnapshot } from '../../worker/core/streams/reads.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import type { CollectionName, Collections } from '../../worker/core/store/records.ts';
+import type { ReadTx, Store, WriteTx } from '../../worker/core/store/store.ts';
+import { createTestApi } from '../support/test-api.ts';
+import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+
+/** A MemoryStore that counts the reads of every asset record (`getAll('assets')`) in its transactions. */
+class AssetReadCountingStore implements Store {
+  readsOfAllAssets = 0;
+  private inner = new MemoryStore();
+  read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]) {
+    return this.inner.read((tx) => fn(this.counting(tx)), scope);
+  }
+  write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]) {
+    return this.inner.write((tx) => fn(this.counting(tx)), scope);
+  }
+  close() {
+    this.inner.close();
+  }
+  private counting<T extends ReadTx>(tx: T): T {
+    const getAll = tx.getAll.bind(tx);
+    return Object.assign(Object.create(tx) as T, {
+      getAll: <C extends CollectionName>(collection: C): Promise<Collections[C][]> => {
+        if (collection === 'assets') this.readsOfAllAssets++;
+        return getAll(collection);
+      },
+    });
+  }
+}
+
+const idsOf = (reply: { json(): { iterable: { id: string }[] } }) => reply.json().iterable.map((r) => r.id);
+
+describe('the ids of every asset (GET /assets/identifiers, the identifiers stream snapshot)', () => {
+  it('are read from the asset records once while the library stays as it is', async () => {
+    const store = new AssetReadCountingStore();
+    const api = await createTestApi({ store });
+    const first = await api.create(fragmentSeed(PYTHON_SNIPPET));
+    const pseudoSeed = fragmentSeed('echo hidden');
+    (pseudoSeed.asset as { pseudo?: boolean }).pseudo = true;
+    const pseudo = await api.create(pseudoSeed);
+    const before = store.readsOfAllAssets;
+
+    expect(idsOf(await api.get('/assets/identifiers'))).toEqual([first.id]);
+    expect(idsOf(await api.get('/assets/identifiers?pseudo=true'))).toEqual([pseudo.id, first.id]);
+    const snapshot = await streamSnapshot(api.ctx, 'identifiers');
+    expect((snapshot.frame as { iterable: { asset: { id: string } }[] }).iterable.map((r) => r.asset.id)).toEqual([pseudo.id, first.id]);
+    expect(store.readsOfAllAssets - before).toBe(1);
+
+    // A change is a new seq: read again, with the new asset.
+    const second = await api.create(fragmentSeed(GO_SNIPPET));
+    expect(idsOf(await api.get('/assets/identifiers'))).toEqual([second.id, first.id]);
+    expect(store.readsOfAllAssets - before).toBe(2);
+  });
+
+  it('include a write committed by another worker on the same store that this one has not heard of', async () => {
+    const store = new MemoryStore();
+    const writer = await createTestApi({ store });
+    // A second worker on the same store, with a feed of its own: it never hears the writer's changes.
+    const reader = await createTestApi({ store });
+    const first = await writer.create(fragmentSeed(PYTHON_SNIPPET));
+    expect(idsOf(await reader.get('/assets/identifiers'))).toEqual([first.id]);
+    const second = await writer.create(fragmentSeed(GO_SNIPPET));
+    expect(idsOf(await reader.get('/assets/identifiers'))).toEqual([second.id, first.id]);
+    const snapshot = await streamSnapshot(reader.ctx, 'identifiers');
+    expect((snapshot.frame as { iterable: { asset: { id: string } }[] }).iterable.map((r) => r.asset.id)).toEqual([second.id, first.id]);
+  });
+});
