@@ -19,7 +19,7 @@ export function mountApp(root: HTMLElement, base: string, rows?: RowsUnderWay): 
   const session = createSession(base);
   void session.library.refresh(rows);
   watchAssets(({ changed, deleted, snapshot }) => {
-    if (snapshot) void session.library.refresh();
+    if (snapshot) void session.library.resync();
     else session.assetsChanged(changed, deleted);
   }, { base });
   installCapture(session, document);

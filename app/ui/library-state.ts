@@ -6,6 +6,11 @@ export type { Filters, SortKey } from './filters.ts';
 
 /** How long after the last change of the query or filters the URL follows. */
 const URL_DELAY_MS = 250;
+/**
+ * How long every row waits for the change stream's first message after the first screen is painted; past
+ * it (a stream slow to connect) they are read anyway, and read again when that message comes.
+ */
+const SYNC_WAIT_MS = 1000;
 
 /**
  * The rows the page asked for before the UI's chunk loaded: all of them, or (when the list shows them in
@@ -162,6 +167,11 @@ export function createLibraryState(api: TesseraApi) {
 
   let loading: Promise<void> | undefined;
   let again = false;
+  /** Whether a read of every row has been sent (by the page or by `refresh`). */
+  let allRowsAsked = false;
+  let streamSynced = false;
+  let onFirstSync: () => void = () => {};
+  const firstSync = new Promise<void>((resolve) => (onFirstSync = resolve));
   /**
    * Reads every row again (coalesced: calls while one read runs make one more read after it). `first`:
    * the rows a read already under way will answer (the page asks for them before the UI has loaded).
@@ -174,13 +184,16 @@ export function createLibraryState(api: TesseraApi) {
       return loading;
     }
     let underWay = first && 'all' in first ? first.all : undefined;
+    if (underWay) allRowsAsked = true;
     loading = (async () => {
       // Every row is asked for once the first screen is painted: their 1.9 MB (at 10,000 assets) and
-      // their parse must not delay that frame.
-      if (firstScreen) await firstScreen.then(afterPaint, () => undefined);
+      // their parse must not delay that frame. And once the change stream has sent its first message, so
+      // that this one read has every change that message would have asked to read them again for.
+      if (firstScreen) await Promise.all([firstScreen.then(afterPaint, () => undefined), Promise.race([firstSync, delay(SYNC_WAIT_MS)])]);
       do {
         again = false;
         try {
+          if (!underWay) allRowsAsked = true;
           const next = await (underWay ?? api.libraryRows());
           underWay = undefined;
           batch(() => {
@@ -195,6 +208,18 @@ export function createLibraryState(api: TesseraApi) {
       loading = undefined;
     })();
     return loading;
+  }
+
+  /**
+   * The change stream (re)connected and sent every id there is: the rows are read again, since a change may
+   * have come between their read and the stream's start; unless this is its first message and no read of
+   * every row has been sent yet (the one to come has all of them).
+   */
+  function resync(): Promise<void> | undefined {
+    const first = !streamSynced;
+    streamSynced = true;
+    onFirstSync();
+    return first && !allRowsAsked ? undefined : refresh();
   }
 
   /** After a change elsewhere: rows again, the query again, and the changed rows' first lines again. */
@@ -230,10 +255,12 @@ export function createLibraryState(api: TesseraApi) {
     }, 16);
   }
 
-  return { rows, total, byId, error, filters, hits, searching, previews, facets, shown, refresh, changed, wantPreviews };
+  return { rows, total, byId, error, filters, hits, searching, previews, facets, shown, refresh, resync, changed, wantPreviews };
 }
 
 export type LibraryState = ReturnType<typeof createLibraryState>;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves after the next frame has been painted. */
 function afterPaint(): Promise<void> {

@@ -273,14 +273,17 @@ test('a reload shows the first screen of a large library before all its rows arr
   const newest = await page.evaluate(async () => ((await (await fetch('/api/library?first=1')).json()) as { rows: { name: string }[] }).rows[0]!.name);
   // The whole list is held in the page until the test lets it through; the first screen is not. The page
   // notes whether rows were on screen when it asked for the whole list.
+  // It counts those reads too.
   await page.addInitScript(() => {
-    const w = window as unknown as { releaseRows: () => void; rowsShownWhenAskedForAll?: boolean };
+    const w = window as unknown as { releaseRows: () => void; rowsShownWhenAskedForAll?: boolean; readsOfAll: number };
     const held = new Promise<void>((resolve) => (w.releaseRows = resolve));
+    w.readsOfAll = 0;
     const original = window.fetch.bind(window);
     window.fetch = async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input), location.href);
       if (url.pathname === '/api/library' && url.search === '') {
         w.rowsShownWhenAskedForAll ??= document.querySelector('ul[aria-label="Library"] li') !== null;
+        w.readsOfAll++;
         await held;
       }
       return original(input, init);
@@ -296,6 +299,16 @@ test('a reload shows the first screen of a large library before all its rows arr
   await page.evaluate(() => (window as unknown as { releaseRows: () => void }).releaseRows());
   await expect(first).toHaveAttribute('aria-setsize', '80');
   await expect(first.getByRole('button')).toHaveText(newest);
+  // One read of every row for the page load: not a second one for the change stream's first message. A
+  // change made now (heard through the stream, so it is connected) reads them once more.
+  await page.evaluate(async () => {
+    const application = { id: 'e2e', name: 'OPEN_SOURCE', version: '1', platform: 'WEB', onboarded: true, privacy: 'OPEN' };
+    const seed = { asset: { application, format: { fragment: { string: { raw: '# Note after the reload' } } }, metadata: { name: 'Note after the reload' } } };
+    const response = await fetch('/api/assets/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(seed) });
+    if (!response.ok) throw new Error(`create: ${response.status}`);
+  });
+  await expect(first).toHaveAttribute('aria-setsize', '81');
+  expect(await page.evaluate(() => (window as unknown as { readsOfAll: number }).readsOfAll)).toBe(2);
 });
 
 test('keyboard only: / searches, arrows move, Enter opens, e edits, Escape closes, n creates, Ctrl+K lists every action', async ({ page }) => {
