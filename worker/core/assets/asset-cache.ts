@@ -38,7 +38,26 @@ export class AssetCache {
    * What `load` answers for `key`, kept until the next change. `sizeOf` estimates what a value holds
    * (default `estimateBytes`); a key names one kind of value, so the cast back is safe.
    */
-  async get<T extends object = Asset>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number = estimateBytes): Promise<T> {
+  get<T extends object = Asset>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number = estimateBytes): Promise<T> {
+    return this.kept(key, load, sizeOf);
+  }
+
+  /**
+   * What `load` answers as of the change-log seq `seq`, which the caller's transaction is at: kept as `get`
+   * keeps values, but without a check that the cache is fresh (a shared cache's `get` makes one, in a
+   * transaction of its own, which would wait behind the caller's), since what a seq shows never changes.
+   */
+  getAtSeq<T extends object>(key: string, seq: number, load: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
+    return this.kept(`${key} at ${seq}`, load, sizeOf);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+    this.generation++;
+  }
+
+  protected async kept<T extends object>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
@@ -49,12 +68,6 @@ export class AssetCache {
     const value = await load();
     if (generation === this.generation) this.keep(key, value, sizeOf(value));
     return value;
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
-    this.generation++;
   }
 
   private keep(key: string, value: object, bytes: number): void {

@@ -163,8 +163,9 @@ export function listIdentifiers(ctx: ServiceContext, options: { pseudo?: boolean
  * reads the records.
  */
 export async function readIdentifiers(ctx: ServiceContext, tx: ReadTx, seq: number, options: { pseudo?: boolean } = {}): Promise<string[]> {
-  const all = await ctx.assetCache.get(
-    `identifiers at ${seq}`,
+  const all = await ctx.assetCache.getAtSeq(
+    'identifiers',
+    seq,
     async () => {
       const assets = (await tx.getAll('assets')).sort(newestFirst);
       return { ids: assets.map((a) => a.id), pseudo: new Set(assets.flatMap((a) => (a.pseudo ? [a.id] : []))) };
