@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { watchAssets } from '../client/changes.ts';
 import { copyAsset, exportAsset } from './actions.ts';
 import { installCapture, isEditable } from './capture.ts';
@@ -37,6 +37,10 @@ function App() {
   const [palette, setPalette] = useState(false);
   const current = route.value;
   const commands = commandsFor(session, current);
+  // The keys act on the view as last rendered: a key pressed between a render and its effects (a view just
+  // opened, on a busy machine) must not run the previous view's command.
+  const latestCommands = useRef(commands);
+  latestCommands.current = commands;
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -56,7 +60,7 @@ function App() {
         }
         return;
       }
-      const command = commands.find((c) => c.keys === event.key);
+      const command = latestCommands.current.find((c) => c.keys === event.key);
       if (command) {
         event.preventDefault();
         command.run();
@@ -64,7 +68,7 @@ function App() {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  });
+  }, []);
 
   // The open view's heading gets focus when the view changes (unless the view focused a field itself), so
   // keyboard and screen-reader users land in it.

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Asset, ClassificationSpecificEnum } from '../../client/api.ts';
 import { descriptionOf, languageOfAsset, notesOf, textOf, textSeed, withEdits, type Note } from '../asset-content.ts';
 import { CodeEditor } from '../components/code-editor.tsx';
@@ -143,7 +143,8 @@ function AssetForm(props: {
 }) {
   const { draft } = props;
   const name = useRef<HTMLInputElement>(null);
-  useEffect(() => name.current?.focus(), []);
+  // Before the form is painted, so that keys typed as soon as it shows go to its first field.
+  useLayoutEffect(() => name.current?.focus(), []);
   const known = LANGUAGES.some((l) => l.ext === draft.language);
   return (
     <form
