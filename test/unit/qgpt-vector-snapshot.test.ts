@@ -110,6 +110,41 @@ describe('the vector snapshot', () => {
     expect(embedded.filter((t) => t.includes('load_config') || t.includes('retryWithBackoff'))).toEqual([]);
   });
 
+  it('is read while a new worker still chooses its embedder, not after', async () => {
+    const first = await createTestApi({ embedder: countingEmbedder([]) });
+    const yaml = (await first.create(fragmentSeed(YAML_SNIPPET))).id as string;
+    await ask(first, 'read a yaml config');
+    await saveSnapshotOf(first);
+
+    // A second worker whose embedder is chosen only when the test says (as one probing the origin for model files).
+    let choose: () => void = () => {};
+    const chosen = new Promise<void>((resolve) => (choose = resolve));
+    const hashing = new HashingEmbedder();
+    const choosing: Embedder = { id: hashing.id, dimensions: hashing.dimensions, embed: async (t) => (await chosen, hashing.embed(t)), ready: () => chosen };
+    const snapshotReads: string[] = [];
+    const store = new Proxy(first.store, {
+      get(target, key) {
+        if (key === 'read')
+          return (fn: (tx: object) => Promise<unknown>, scope?: readonly CollectionName[]) =>
+            target.read((tx) => fn(new Proxy(tx, {
+              get(t, k) {
+                const value = Reflect.get(t, k) as (...a: unknown[]) => unknown;
+                if (k === 'get') return (collection: string, id: string) => (collection === 'indexes' && id === VECTOR_SNAPSHOT_ID && snapshotReads.push(id), value.call(t, collection, id));
+                return typeof value === 'function' ? value.bind(t) : value;
+              },
+            })), scope);
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const second = await createTestApi({ store, embedder: choosing });
+    const answer = ask(second, 'read a yaml config');
+    await vi.waitFor(() => expect(snapshotReads).toHaveLength(1));
+    choose();
+    expect((await answer).relevant.iterable[0]!.asset.id).toBe(yaml);
+    expect(snapshotReads).toHaveLength(1);
+  });
+
   it('is not used when the change log no longer reaches back to it, nor by another embedder', async () => {
     const embedder = new HashingEmbedder();
     const first = await createTestApi({ embedder });

@@ -106,11 +106,16 @@ export class VectorIndex {
   /** Every committed asset's snippet vectors: by asset id, as one matrix to scan, and whose they are. */
   async current(): Promise<LibraryVectors> {
     const embedder = await this.exclusive(async () => {
+      // A first load reads the stored vectors while the embedder is chosen, not after: the choice probes
+      // the origin for model files (a round trip to it at every worker start), the read is megabytes.
+      let stored = this.loaded ? undefined : this.readStored();
+      stored?.catch(() => undefined); // a failed read is made again by load()
       await this.ctx.embedder.ready?.();
       // A second round when the active embedder changed while catching up (an endpoint failed): the
       // vectors are then those of the one that answers now.
       for (let round = 0; round < 2; round++) {
-        if (!this.loaded || this.embedderId !== this.ctx.embedder.id) await this.load();
+        if (!this.loaded || this.embedderId !== this.ctx.embedder.id) await this.load(stored);
+        stored = undefined;
         if (await this.catchUp()) break;
       }
       return this.embedderId;
@@ -171,15 +176,23 @@ export class VectorIndex {
     );
   }
 
-  /** From the snapshot when there is a usable one (then `catchUp` applies what changed after it), else from every record. */
-  private async load(): Promise<void> {
-    this.embedderId = this.ctx.embedder.id;
-    this.entries.clear();
-    this.matrix = undefined;
-    const [state, snapshot] = await this.ctx.store.read(
+  /** The stored state and snapshot of the vectors, read together. */
+  private readStored(): Promise<StoredVectors> {
+    return this.ctx.store.read(
       (tx) => Promise.all([tx.get('indexes', VECTORS_STATE_ID), tx.get('indexes', VECTOR_SNAPSHOT_ID) as Promise<VectorSnapshot | undefined>]),
       ['indexes'],
     );
+  }
+
+  /**
+   * From the snapshot when there is a usable one (then `catchUp` applies what changed after it), else from
+   * every record. `stored`: the state and snapshot already asked for (read again if that read failed).
+   */
+  private async load(stored?: Promise<StoredVectors>): Promise<void> {
+    this.embedderId = this.ctx.embedder.id;
+    this.entries.clear();
+    this.matrix = undefined;
+    const [state, snapshot] = await (stored ?? this.readStored()).catch(() => this.readStored());
     if (
       this.usableState(state) &&
       snapshot?.version === VECTORS_VERSION &&
@@ -429,6 +442,9 @@ export async function libraryVectorsWithQuery(ctx: ServiceContext, text: string)
   return { ...vectors, query: query.embedder === vectors.embedder ? query.vectors[0] : undefined };
 }
 
+
+/** The vectors' stored state record and snapshot record (either may be missing). */
+type StoredVectors = [IndexRecord | undefined, VectorSnapshot | undefined];
 
 const indexes = new WeakMap<object, WeakMap<object, VectorIndex>>();
 
