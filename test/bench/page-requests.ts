@@ -133,7 +133,6 @@ export function pageIdbRead({ db, ...args }: { db: IDBDatabase; ids: string[]; s
   })();
 }
 
-/** The listing, both variants alternately; time until the body is read, and the body size. */
 /**
  * The listing with and without content, alternating, each timed until its body is read; with `floorUrl`,
  * the same bytes as a static file from the page's origin in between (the network path's floor for a

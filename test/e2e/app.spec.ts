@@ -272,8 +272,7 @@ test('a reload shows the first screen of a large library before all its rows arr
   // (One import can give several assets the same time: the worker's order decides which comes first.)
   const newest = await page.evaluate(async () => ((await (await fetch('/api/library?first=1')).json()) as { rows: { name: string }[] }).rows[0]!.name);
   // The whole list is held in the page until the test lets it through; the first screen is not. The page
-  // notes whether rows were on screen when it asked for the whole list.
-  // It counts those reads too.
+  // notes whether rows were on screen when it asked for the whole list, and counts those reads.
   await page.addInitScript(() => {
     const w = window as unknown as { releaseRows: () => void; rowsShownWhenAskedForAll?: boolean; readsOfAll: number };
     const held = new Promise<void>((resolve) => (w.releaseRows = resolve));

@@ -142,7 +142,6 @@ describe('listing and snapshots', () => {
     expect(formats.iterable[0].fragment.string.raw).toBe(PYTHON_SNIPPET);
     expect((await api.get(`/asset/${asset.id}/formats?transferables=false`)).json().iterable[0].fragment?.string).toBeUndefined();
   });
-});
 
   it('answers a cached body whole each time it is asked for, with its length declared', async () => {
     const asset = await create(fragmentSeed(PYTHON_SNIPPET));
@@ -157,6 +156,7 @@ describe('listing and snapshots', () => {
       expect(() => JSON.parse(replies[1]!.text), path).not.toThrow();
     }
   });
+});
 
 describe('changing an asset', () => {
   it('updates name, content and annotations in one go and records activities', async () => {

@@ -1,34 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { streamSnapshot } from '../../worker/core/streams/reads.ts';
-import type { CollectionName, Collections } from '../../worker/core/store/records.ts';
-import type { ReadTx, Store, WriteTx } from '../../worker/core/store/store.ts';
 import { STORES } from '../support/stores.ts';
 import { createTestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
-
-/** A store that counts the reads of every asset record (`getAll('assets')`) in its transactions. */
-class AssetReadCountingStore implements Store {
-  readsOfAllAssets = 0;
-  constructor(private inner: Store) {}
-  read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]) {
-    return this.inner.read((tx) => fn(this.counting(tx)), scope);
-  }
-  write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]) {
-    return this.inner.write((tx) => fn(this.counting(tx)), scope);
-  }
-  close() {
-    this.inner.close();
-  }
-  private counting<T extends ReadTx>(tx: T): T {
-    const getAll = tx.getAll.bind(tx);
-    return Object.assign(Object.create(tx) as T, {
-      getAll: <C extends CollectionName>(collection: C): Promise<Collections[C][]> => {
-        if (collection === 'assets') this.readsOfAllAssets++;
-        return getAll(collection);
-      },
-    });
-  }
-}
+import { watchedStore, type StoreReads } from '../support/watched-store.ts';
 
 const idsOf = (reply: { json(): { iterable: { id: string }[] } }) => reply.json().iterable.map((r) => r.id);
 
@@ -36,24 +11,25 @@ const idsOf = (reply: { json(): { iterable: { id: string }[] } }) => reply.json(
 // is fresh in a transaction of its own: these reads are made inside the stream's, and must not wait for it.
 describe.each(Object.entries(STORES))('the ids of every asset (GET /assets/identifiers, the identifiers stream snapshot), %s', (_name, open) => {
   it('are read from the asset records once while the library stays as it is', async () => {
-    const store = new AssetReadCountingStore(await open());
-    const api = await createTestApi({ store });
+    const reads: StoreReads = { whole: [], one: [] };
+    const api = await createTestApi({ store: watchedStore(await open(), reads) });
+    const readsOfAllAssets = () => reads.whole.filter((c) => c === 'assets').length;
     const first = await api.create(fragmentSeed(PYTHON_SNIPPET));
     const pseudoSeed = fragmentSeed('echo hidden');
     (pseudoSeed.asset as { pseudo?: boolean }).pseudo = true;
     const pseudo = await api.create(pseudoSeed);
-    const before = store.readsOfAllAssets;
+    const before = readsOfAllAssets();
 
     expect(idsOf(await api.get('/assets/identifiers'))).toEqual([first.id]);
     expect(idsOf(await api.get('/assets/identifiers?pseudo=true'))).toEqual([pseudo.id, first.id]);
     const snapshot = await streamSnapshot(api.ctx, 'identifiers');
     expect((snapshot.frame as { iterable: { asset: { id: string } }[] }).iterable.map((r) => r.asset.id)).toEqual([pseudo.id, first.id]);
-    expect(store.readsOfAllAssets - before).toBe(1);
+    expect(readsOfAllAssets() - before).toBe(1);
 
     // A change is a new seq: read again, with the new asset.
     const second = await api.create(fragmentSeed(GO_SNIPPET));
     expect(idsOf(await api.get('/assets/identifiers'))).toEqual([second.id, first.id]);
-    expect(store.readsOfAllAssets - before).toBe(2);
+    expect(readsOfAllAssets() - before).toBe(2);
   });
 
   it('include a write committed by another worker on the same store that this one has not heard of', async () => {

@@ -4,34 +4,15 @@ import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { VECTOR_SNAPSHOT_ID, restoreVectorSnapshot, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { quantize, VectorMatrix } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
-import type { CollectionName, SnippetRecord } from '../../worker/core/store/records.ts';
-import type { Store } from '../../worker/core/store/store.ts';
+import type { SnippetRecord } from '../../worker/core/store/records.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
+import { watchedStore, type StoreReads } from '../support/watched-store.ts';
 
 /** An embedder with the hashing embedder's id and vectors that notes every text it embeds. */
 function countingEmbedder(texts: string[]): Embedder {
   const hashing = new HashingEmbedder();
   return { id: hashing.id, dimensions: hashing.dimensions, embed: async (batch) => (texts.push(...batch), hashing.embed(batch)) };
-}
-
-/** The store, noting which collections are read whole (`getAll`). */
-function watchedStore(store: Store, readWhole: CollectionName[]): Store {
-  const watchTx = <T extends object>(tx: T): T =>
-    new Proxy(tx, {
-      get(target, key) {
-        const value = Reflect.get(target, key) as unknown;
-        if (key === 'getAll') return (collection: CollectionName, ...rest: unknown[]) => (readWhole.push(collection), (value as (...a: unknown[]) => unknown).call(target, collection, ...rest));
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-  return new Proxy(store, {
-    get(target, key) {
-      if (key === 'read') return (fn: (tx: object) => Promise<unknown>, scope?: readonly CollectionName[]) => target.read((tx) => fn(watchTx(tx)), scope);
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 const ask = async (api: TestApi, query: string) =>
@@ -99,14 +80,14 @@ describe('the vector snapshot', () => {
     expect((await first.post(`/assets/${retry}/delete`)).status).toBe(200);
 
     const embedded: string[] = [];
-    const readWhole: CollectionName[] = [];
-    const second = await createTestApi({ store: watchedStore(first.store, readWhole), embedder: countingEmbedder(embedded) });
+    const reads: StoreReads = { whole: [], one: [] };
+    const second = await createTestApi({ store: watchedStore(first.store, reads), embedder: countingEmbedder(embedded) });
     const csvAnswer = await ask(second, 'write csv rows');
     expect(csvAnswer.relevant.iterable[0]!.asset.id).toBe(csv);
     expect((await ask(second, 'read a yaml config')).relevant.iterable[0]!.asset.id).toBe(yaml);
     expect((await ask(second, 'retry with backoff')).relevant.iterable.map((r) => r.asset.id)).not.toContain(retry);
     // Loaded from the snapshot: the snippet records were not read whole, and nothing in it was embedded again.
-    expect(readWhole).not.toContain('snippets');
+    expect(reads.whole).not.toContain('snippets');
     expect(embedded.filter((t) => t.includes('load_config') || t.includes('retryWithBackoff'))).toEqual([]);
   });
 
@@ -121,28 +102,14 @@ describe('the vector snapshot', () => {
     const chosen = new Promise<void>((resolve) => (choose = resolve));
     const hashing = new HashingEmbedder();
     const choosing: Embedder = { id: hashing.id, dimensions: hashing.dimensions, embed: async (t) => (await chosen, hashing.embed(t)), ready: () => chosen };
-    const snapshotReads: string[] = [];
-    const store = new Proxy(first.store, {
-      get(target, key) {
-        if (key === 'read')
-          return (fn: (tx: object) => Promise<unknown>, scope?: readonly CollectionName[]) =>
-            target.read((tx) => fn(new Proxy(tx, {
-              get(t, k) {
-                const value = Reflect.get(t, k) as (...a: unknown[]) => unknown;
-                if (k === 'get') return (collection: string, id: string) => (collection === 'indexes' && id === VECTOR_SNAPSHOT_ID && snapshotReads.push(id), value.call(t, collection, id));
-                return typeof value === 'function' ? value.bind(t) : value;
-              },
-            })), scope);
-        const value = Reflect.get(target, key) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    const second = await createTestApi({ store, embedder: choosing });
+    const reads: StoreReads = { whole: [], one: [] };
+    const snapshotReads = () => reads.one.filter((r) => r === `indexes/${VECTOR_SNAPSHOT_ID}`);
+    const second = await createTestApi({ store: watchedStore(first.store, reads), embedder: choosing });
     const answer = ask(second, 'read a yaml config');
-    await vi.waitFor(() => expect(snapshotReads).toHaveLength(1));
+    await vi.waitFor(() => expect(snapshotReads()).toHaveLength(1));
     choose();
     expect((await answer).relevant.iterable[0]!.asset.id).toBe(yaml);
-    expect(snapshotReads).toHaveLength(1);
+    expect(snapshotReads()).toHaveLength(1);
   });
 
   it('is not used when the change log no longer reaches back to it, nor by another embedder', async () => {
@@ -156,10 +123,10 @@ describe('the vector snapshot', () => {
       const snapshot = (await tx.get('indexes', VECTOR_SNAPSHOT_ID))!;
       await tx.put('indexes', { ...snapshot, seq: -1_000_000 });
     });
-    const readWhole: CollectionName[] = [];
-    const second = await createTestApi({ store: watchedStore(first.store, readWhole) });
+    const reads: StoreReads = { whole: [], one: [] };
+    const second = await createTestApi({ store: watchedStore(first.store, reads) });
     expect((await ask(second, 'read a yaml config')).relevant.iterable).toHaveLength(1);
-    expect(readWhole).toContain('snippets');
+    expect(reads.whole).toContain('snippets');
 
     const embedded: string[] = [];
     const other: Embedder = { id: 'other-64', dimensions: 64, embed: async (texts) => (embedded.push(...texts), new HashingEmbedder({ dimensions: 64 }).embed(texts)) };
