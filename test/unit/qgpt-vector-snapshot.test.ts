@@ -65,6 +65,23 @@ describe('the vector snapshot', () => {
     expect(restored.matrix.bestByAsset(query!).size).toBe(5);
   });
 
+  it('reads a bitmap whose length is no whole number of words, and one that starts at any byte', () => {
+    // 3 vectors of 12: a 36-bit mask, one 32-bit word and a byte after it.
+    const vector = (...at: number[]) => Int8Array.from({ length: 12 }, (_, i) => (at.includes(i) ? i + 1 : 0));
+    const records: SnippetRecord[] = [[0, 11], [3], [4, 7, 8, 11]].map((at, i) => ({
+      id: `a${i}`,
+      updated: 't',
+      embedder: 'e',
+      snippets: [{ format: `f${i}`, start: 0, end: 1, vector: vector(...at), scale: 1 }],
+    }));
+    const { data } = takeVectorSnapshot(records, { embedder: 'e', seq: 1, version: 2, saved: 'now' });
+    expect(data.mask!.byteLength).toBe(5);
+    expect(restoreVectorSnapshot(data).records).toEqual(records);
+    const shifted = new Uint8Array(new ArrayBuffer(8), 1, 5);
+    shifted.set(data.mask!);
+    expect(restoreVectorSnapshot({ ...data, mask: shifted }).records).toEqual(records);
+  });
+
   it('is what a new worker loads instead of every snippet record, catching up on what changed after it', async () => {
     const embedder = countingEmbedder([]);
     const first = await createTestApi({ embedder });
@@ -109,6 +126,26 @@ describe('the vector snapshot', () => {
     await vi.waitFor(() => expect(snapshotReads()).toHaveLength(1));
     choose();
     expect((await answer).relevant.iterable[0]!.asset.id).toBe(yaml);
+    expect(snapshotReads()).toHaveLength(1);
+  });
+
+  it('is asked for by a relevance call over the library before its input is checked, and not by one over given texts', async () => {
+    const first = await createTestApi({ embedder: countingEmbedder([]) });
+    await first.create(fragmentSeed(YAML_SNIPPET));
+    await ask(first, 'read a yaml config');
+    await saveSnapshotOf(first);
+    const reads: StoreReads = { whole: [], one: [] };
+    const snapshotReads = () => reads.one.filter((r) => r === `indexes/${VECTOR_SNAPSHOT_ID}`);
+    const second = await createTestApi({ store: watchedStore(first.store, reads) });
+    // Refused by the check, as a call over the text it gives: the library is not read.
+    const refused = await second.post('/qgpt/relevance', { query: 'yaml', seeds: { iterable: [{ type: 'SEEDED_ASSET', asset: { application: 'not an application' } }] } });
+    expect(refused.status).toBe(422);
+    expect(snapshotReads()).toEqual([]);
+    // Refused by the check, over the library: the input is checked after the library's loads began (a new
+    // worker's check builds its schemas meanwhile), so the snapshot is read all the same.
+    expect((await second.post('/qgpt/relevance', { query: 42, options: { database: true } })).status).toBe(422);
+    await vi.waitFor(() => expect(snapshotReads()).toHaveLength(1));
+    expect((await ask(second, 'read a yaml config')).relevant.iterable).toHaveLength(1);
     expect(snapshotReads()).toHaveLength(1);
   });
 

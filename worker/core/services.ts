@@ -88,7 +88,8 @@ import { listFolders, registerFolder, removeFolder, type GrantedFolder, type Gra
 import { hints } from './qgpt/answer/hints.ts';
 import { personsRelated } from './qgpt/persons.ts';
 import { question } from './qgpt/answer/question.ts';
-import { MAX_RELEVANT, relevance } from './qgpt/relevance.ts';
+import { loadLibraryIndexes } from './qgpt/rank.ts';
+import { MAX_RELEVANT, ranksLibrary, relevance } from './qgpt/relevance.ts';
 import { reprompt } from './qgpt/answer/reprompt.ts';
 import { ChatError, streamChat } from './qgpt/answer/chat.ts';
 import { ChatSettingsSchema, chatSettingsRecord, publicSettings, type ChatSettings, type PublicChatSettings } from './qgpt/answer/chat-settings.ts';
@@ -335,6 +336,7 @@ export function createServices(ctx: ServiceContext): AllServices {
     streamChanges: (kind, since) => streamChanges(ctx, streamKind(kind), wholeNumber(since, 'since', 0, Number.MAX_SAFE_INTEGER)),
     relevance: (input, options) => {
       const limit = count(options, 'limit', 1, MAX_RELEVANT);
+      if (ranksLibrary(input)) loadLibraryIndexes(ctx);
       return relevance(ctx, check(QGPTRelevanceInputSchema, input, 'QGPTRelevanceInput'), limit === undefined ? {} : { limit });
     },
     question: (input, options) => question(ctx, check(QGPTQuestionInputSchema, input, 'QGPTQuestionInput'), { signal: options?.signal }),

@@ -22,7 +22,7 @@ import { isStopword, terms } from '../search/tokenize.ts';
 import { looksLikeCode } from '../assets/language/shape.ts';
 import { splitSnippets } from './vectors/snippets.ts';
 import { dotQuantized } from './vectors/vector-matrix.ts';
-import { embeddingText, libraryVectorsWithQuery, madeFrom, readAssetTexts } from './vectors/snippet-vectors.ts';
+import { embeddingText, libraryVectorsWithQuery, madeFrom, readAssetTexts, vectorIndexFor } from './vectors/snippet-vectors.ts';
 
 /**
  * Weight of the lexical score in the blend. Tuned on the CoSQA dev queries (test/bench/relevance-quality.ts;
@@ -71,6 +71,17 @@ const LANGUAGE_WORDS = new Set(
 export function vectorQuery(query: string): string {
   const kept = query.split(/\s+/).filter((w) => !LANGUAGE_WORDS.has(w.toLowerCase().replace(/[^a-z]/g, '')));
   return kept.length > 0 ? kept.join(' ') : query;
+}
+
+/**
+ * Starts loading what `rankLibrary` ranks with (the search index, the vectors) without waiting for it.
+ * A call's input is checked first, and in a new worker that first check builds and walks the input's
+ * whole schema graph (zod, 10-15 ms); the two loads read megabytes from the store meanwhile. Failures are
+ * left to the call that waits for them.
+ */
+export function loadLibraryIndexes(ctx: ServiceContext): void {
+  searchIndexFor(ctx).current(undefined, { meta: false }).catch(() => undefined);
+  vectorIndexFor(ctx).current().catch(() => undefined);
 }
 
 /** The library's best snippets for a query: the whole library (pseudo assets excluded) or the assets in `within`. */

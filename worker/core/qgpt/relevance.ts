@@ -99,6 +99,16 @@ function relevantSeed(r: RankedSnippet, id: string): RelevantQGPTSeed {
   };
 }
 
+/**
+ * Whether an input not yet checked names the library as its query space (`options.database` or `assets`):
+ * a peek to start loading early (rank.ts, `loadLibraryIndexes`), never a decision; `querySpace` decides.
+ */
+export function ranksLibrary(input: unknown): boolean {
+  if (typeof input !== 'object' || input === null) return false;
+  const { options, assets } = input as { options?: { database?: unknown } | null; assets?: unknown };
+  return options?.database === true || (assets !== undefined && assets !== null);
+}
+
 /** The one query space of the input; none or several is a 422. */
 function querySpace(input: QGPTRelevanceInput): Space {
   const given: Space[] = [];
