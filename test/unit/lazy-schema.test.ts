@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import * as z from 'zod';
 import { lazySchema } from '../../worker/core/model/lazy-schema.ts';
+import { opt } from '../../worker/core/model/schemas/primitives.ts';
 
 describe('lazySchema', () => {
   it('builds the schema on first use, once', () => {
@@ -30,6 +31,18 @@ describe('lazySchema', () => {
     expect(Update.safeParse({ tag: 'A' }).success).toBe(false);
     expect(Item instanceof z.ZodObject).toBe(true);
     expect(Object.getPrototypeOf(Tag)).toBe(Object.getPrototypeOf(z.enum(['A'])));
+  });
+
+  it('is not built by parsing a schema that holds it, when the input gives no value for it', () => {
+    // Zod's default memoizer walked the whole graph on a first parse (for cycle support), building every lazy
+    // schema in it: the model's config (primitives.ts) leaves that out.
+    let builds = 0;
+    const Child = lazySchema(() => (builds++, z.object({ x: z.number() })));
+    const Parent = lazySchema(() => z.object({ name: z.string(), children: opt(z.array(Child)) }));
+    expect(Parent.parse({ name: 'a' })).toEqual({ name: 'a' });
+    expect(builds).toBe(0);
+    expect(Parent.parse({ name: 'a', children: [{ x: 1 }] })).toEqual({ name: 'a', children: [{ x: 1 }] });
+    expect(builds).toBe(1);
   });
 
   it('names a schema read while it is being built instead of overflowing the stack', () => {

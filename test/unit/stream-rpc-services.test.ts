@@ -157,6 +157,19 @@ describe('services = routes', () => {
     }
   });
 
+  it('refuses an input that refers to itself, which no route can receive, as a 422', async () => {
+    const { services } = await setup();
+    // A filter whose operations hold the filter itself: a page can send it through RPC (a structured clone).
+    const filter: Record<string, unknown> = { classification: 'py' };
+    filter.operations = { iterable: [filter] };
+    expect(await failure(() => services.searchWithFilters({ query: 'x', filters: { iterable: [filter] } } as never))).toEqual({ status: 422, code: 'invalid_body' });
+    // A body nested past the stack's depth the same way, and the service answers after both.
+    let deep: Record<string, unknown> = { classification: 'py' };
+    for (let i = 0; i < 50_000; i++) deep = { operations: { iterable: [deep] } };
+    expect(await failure(() => services.searchWithFilters({ query: 'x', filters: { iterable: [deep] } } as never))).toEqual({ status: 422, code: 'invalid_body' });
+    expect((await services.searchWithFilters({ query: 'x', filters: { iterable: [{ classification: 'py' }] } } as never)).results).toBeDefined();
+  });
+
   it('OPERATIONS names every service operation but the streaming and body ones, reads apart from writes', async () => {
     const { services } = await setup();
     expect([...Object.keys(OPERATIONS), ...STREAMING_OPERATIONS, ...BODY_OPERATIONS].sort()).toEqual(Object.keys(services).sort());

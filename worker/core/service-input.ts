@@ -11,15 +11,25 @@ import { IdSchema } from './model/schemas.ts';
 /** A body the operation needs, checked against its contract schema. */
 export function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   if (value === undefined || value === null) throw invalid(`The request needs a ${what} body.`, 'missing_body');
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
-  return parsed.data;
+  return parse(schema, value);
 }
 
 /** Like `check` for bodies the contract makes optional: absent stays absent. */
 export function checkOptional<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> | undefined {
   if (value === undefined || value === null) return undefined;
-  const parsed = schema.safeParse(value);
+  return parse(schema, value);
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  let parsed: z.ZodSafeParseResult<z.infer<S>>;
+  try {
+    parsed = schema.safeParse(value);
+  } catch (error) {
+    // A recursive schema (a filter's operations) fed a value that refers to itself recurses until the
+    // stack ends (primitives.ts: no cycle support), as it would for one nested past the stack's depth.
+    if (error instanceof RangeError) throw invalid('The body is nested too deeply, or refers to itself.', 'invalid_body');
+    throw error;
+  }
   if (!parsed.success) throw invalid(describeIssues(parsed.error), 'invalid_body');
   return parsed.data;
 }
