@@ -17,6 +17,7 @@
 import { describe, expect, it } from 'vitest';
 import { WHOLE_ID } from '../../worker/core/assets/half-deleted.ts';
 import { withDefaults } from '../../worker/core/deps.ts';
+import { loggedChanges } from '../../worker/core/feed/commit.ts';
 import { saveExchange } from '../../worker/core/qgpt/conversations.ts';
 import type { Store, WriteTx } from '../../worker/core/store/store.ts';
 import { testClassifier } from '../support/classifier.ts';
@@ -98,7 +99,7 @@ async function stored(store: Store, id: string) {
   return store.read(async (tx) => {
     const [links, changes, marker] = await Promise.all([tx.getAll('links'), tx.getAll('changes'), tx.get('meta', WHOLE_ID)]);
     const naming = links.filter((link) => link.asset === id).map((link) => link.other);
-    return { naming, lastChange: changes.filter((c) => c.asset === id).at(-1)?.kind, marker: marker !== undefined };
+    return { naming, lastChange: loggedChanges(changes).filter((c) => c.asset === id).at(-1)?.kind, marker: marker !== undefined };
   });
 }
 

@@ -53,6 +53,7 @@ class RecordingStore implements Store {
           ...this.reader(tx),
           put: (c, record) => (this.puts.push({ collection: c, bytes: JSON.stringify(record).length }), tx.put(c, record)),
           delete: (c, id) => tx.delete(c, id),
+          deleteUpTo: (c, id) => tx.deleteUpTo(c, id),
         }),
       scope,
     );

@@ -219,6 +219,9 @@ export class IdbStore implements Store {
       delete: async (c, id) => {
         await tx.objectStore(c).delete(id);
       },
+      deleteUpTo: async (c, id) => {
+        await tx.objectStore(c).delete(IDBKeyRange.upperBound(id));
+      },
     };
     let result: T;
     try {

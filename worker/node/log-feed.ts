@@ -12,7 +12,7 @@
  *
  * One instance on PGlite has no other writer: the log is read only if an event ever arrives out of order.
  */
-import { changeKey, readSeq } from '../core/feed/commit.ts';
+import { changeKey, loggedChanges, readSeq } from '../core/feed/commit.ts';
 import { notify, type ChangeEvent, type Feed } from '../core/feed/feed.ts';
 import type { Store } from '../core/store/store.ts';
 
@@ -86,25 +86,25 @@ export class LogFeed implements Feed {
         this.again = false;
         for (;;) {
           const after = this.cursor;
-          const { head, events } = await this.store.read(
+          const { head, entries } = await this.store.read(
             async (tx) => {
               const head = await readSeq(tx);
-              const events = head > after ? await tx.getRange('changes', changeKey(after), PAGE) : [];
-              return { head, events };
+              const entries = head > after ? await tx.getRange('changes', changeKey(after), PAGE) : [];
+              return { head, entries };
             },
             ['meta', 'changes'],
           );
           if (this.closed) return;
           // The library was reset under us (its seq went back): go on from where it is now.
           if (head < this.cursor) this.cursor = head;
-          for (const { seq, asset, kind } of events) {
+          for (const { seq, asset, kind } of loggedChanges(entries)) {
             if (seq <= this.cursor) continue;
             this.cursor = seq;
             notify(this.listeners, { seq, asset, kind });
           }
-          if (events.length < PAGE || this.cursor >= head) {
+          if (entries.length < PAGE || this.cursor >= head) {
             // Entries the log no longer holds (too far behind): skip to the head; the jump says so.
-            if (this.cursor < head && events.length === 0) this.cursor = head;
+            if (this.cursor < head && entries.length === 0) this.cursor = head;
             break;
           }
         }

@@ -20,7 +20,7 @@
  */
 import type { ServiceContext } from '../deps.ts';
 import { isQuotaExceeded } from '../errors.ts';
-import { commit } from '../feed/commit.ts';
+import { commit, loggedChanges } from '../feed/commit.ts';
 import { UNLINK_SCOPE, unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
 import type { AssetRecord } from '../store/records.ts';
@@ -158,7 +158,7 @@ export async function findHalfDeleted(ctx: ServiceContext): Promise<{ found: Ass
       const found = new Set<string>();
       for (const link of links) if (!existing.has(link.asset)) found.add(link.asset);
       // The change log in key order is commit order: the last kind logged for each asset.
-      const last = new Map(changes.map((c) => [c.asset, c.kind]));
+      const last = new Map(loggedChanges(changes).map((c) => [c.asset, c.kind]));
       for (const [id, kind] of last) if (kind !== 'deleted' && !existing.has(id)) found.add(id);
       return { found: [...found].map((id) => ({ id })), empty: assets.length === 0 && changes.length === 0 };
     },

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../deps.ts';
 import { keyedWrite } from '../idempotency.ts';
-import type { ChangeRecord, CollectionName } from '../store/records.ts';
+import type { ChangeRecord, CollectionName, SingleChangeRecord } from '../store/records.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 import type { ChangeEvent } from './feed.ts';
 import type { DocumentParts } from '../search/documents.ts';
@@ -67,16 +67,15 @@ async function commitLogged<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chang
     const out = await fn(tx, log);
     if (log.changes.size > 0) {
       let seq = await seqBefore;
-      // Issued together, not one after another: a write of many assets (an import) need not wait for
-      // each log entry before the next.
-      const writes: Promise<void>[] = [];
-      for (const [asset, kind] of log.changes) {
-        const event: ChangeRecord = { id: changeKey(++seq), seq, asset, kind };
-        writes.push(tx.put('changes', event));
-        // The entry that falls out of the log; a library's first CHANGE_LOG_SIZE changes drop none.
-        if (seq > CHANGE_LOG_SIZE) writes.push(tx.delete('changes', changeKey(seq - CHANGE_LOG_SIZE)));
-        events.push({ seq, asset, kind });
-      }
+      // One log entry for the write, however many assets it changed (an import: thousands), and the
+      // entries that fall out of the log in one request.
+      const assets = [...log.changes.keys()];
+      const kinds = [...log.changes.values()];
+      for (const [i, asset] of assets.entries()) events.push({ seq: seq + 1 + i, asset, kind: kinds[i]! });
+      seq += assets.length;
+      const writes = [tx.put('changes', { id: changeKey(seq), seq, assets, kinds })];
+      // Entries whose last change is CHANGE_LOG_SIZE or more behind hold no change the log keeps.
+      if (seq > CHANGE_LOG_SIZE) writes.push(tx.deleteUpTo('changes', changeKey(seq - CHANGE_LOG_SIZE)));
       writes.push(tx.put('meta', { id: SEQ_KEY, value: seq }));
       await Promise.all(writes);
     }
@@ -123,6 +122,23 @@ export async function readChangesSince(tx: ReadTx, seq: number): Promise<ChangeE
   const last = await readSeq(tx);
   if (seq >= last) return [];
   if (last - seq > CHANGE_LOG_SIZE) return undefined;
-  const ids = Array.from({ length: last - seq }, (_, i) => changeKey(seq + 1 + i));
-  return (await tx.getMany('changes', ids)).map(({ seq, asset, kind }) => ({ seq, asset, kind }));
+  // The entries whose last change is after `seq`: at most one per change.
+  const changes = loggedChanges(await tx.getRange('changes', changeKey(seq), last - seq)).filter((c) => c.seq > seq);
+  // The log no longer holds them all (a library of an older version may have lost entries differently).
+  if (changes.length !== last - seq || changes[0]?.seq !== seq + 1) return undefined;
+  return changes;
+}
+
+/** The changes that log entries hold, in their order (entries in key order give commit order). */
+export function loggedChanges(entries: readonly (ChangeRecord | SingleChangeRecord)[]): ChangeEvent[] {
+  const out: ChangeEvent[] = [];
+  for (const entry of entries) {
+    if ('asset' in entry) {
+      out.push({ seq: entry.seq, asset: entry.asset, kind: entry.kind });
+      continue;
+    }
+    const first = entry.seq - entry.assets.length + 1;
+    entry.assets.forEach((asset, i) => out.push({ seq: first + i, asset, kind: entry.kinds[i]! }));
+  }
+  return out;
 }

@@ -78,6 +78,33 @@ export const storeContract: StoreCase[] = [
     },
   },
   {
+    name: 'deleteUpTo deletes every record up to an id, its own puts before it included, and no other',
+    async run({ open }) {
+      const store = await open();
+      await store.write(async (tx) => {
+        for (const id of ['0003', '0001', '0010', '0004']) await tx.put('tags', tag(id));
+        await tx.put('messages', message('0001'));
+      });
+      const ids = async () => idsOf(await store.read((tx) => tx.getAll('tags')));
+      await store.write(async (tx) => {
+        await tx.put('tags', tag('0002'));
+        await tx.deleteUpTo('tags', '0003');
+        await tx.put('tags', tag('0000'));
+        check(idsOf(await tx.getRange('tags', undefined, 10)) === '0000 0004 0010', 'a read in the write sees the deletion');
+      });
+      check((await ids()) === '0000 0004 0010', `after deleteUpTo('0003'), got ${await ids()}`);
+      check((await store.read((tx) => tx.getAll('messages'))).length === 1, 'other collections keep their records');
+      await store.write((tx) => tx.deleteUpTo('tags', '0003x'));
+      check((await ids()) === '0004 0010', `a bound that is not stored, got ${await ids()}`);
+      const refused = await store.write(async (tx) => {
+        await tx.deleteUpTo('tags', '9999');
+        throw new Error('refused');
+      }).catch((error: Error) => error.message);
+      check(refused === 'refused' && (await ids()) === '0004 0010', 'a write that throws deletes nothing');
+      store.close();
+    },
+  },
+  {
     name: 'getRange reads batches in id order after a key; count counts',
     async run({ open }) {
       const store = await open();

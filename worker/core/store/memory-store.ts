@@ -65,6 +65,10 @@ export class MemoryStore implements Store {
         ...this.reader(this.tables, lookup as never, staged, scope, live),
         put: async (c, record) => stage(inScope(c, scope), record.id, structuredClone(record)),
         delete: async (c, id) => stage(inScope(c, scope), id, null),
+        deleteUpTo: async (c, upTo) => {
+          inScope(c, scope);
+          for (const id of [...this.tables[c].keys(), ...(staged.get(c)?.keys() ?? [])]) if (id <= upTo) stage(c, id, null);
+        },
       };
       // Every call above settles within microtasks, so a function that awaits only them is done before any
       // task runs: the first task to run (whichever kind comes first) means it awaits something else.

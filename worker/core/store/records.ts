@@ -127,15 +127,26 @@ export interface MetaRecord {
 }
 
 /**
- * The durable change log: one entry per committed change event, keyed by its zero-padded sequence
- * number so that key order is commit order. Readers that fell behind (a stream, an index snapshot)
- * catch up from it; only the most recent entries are kept.
+ * The durable change log: one entry per committed write, keyed by the zero-padded sequence number of its
+ * last change so that key order is commit order. `assets[i]` changed as `kinds[i]` at seq
+ * `seq - assets.length + 1 + i`. Readers that fell behind (a stream, an index snapshot) catch up from it;
+ * only the entries holding the last CHANGE_LOG_SIZE changes are kept (feed/commit.ts).
  */
 export interface ChangeRecord {
   id: string;
   seq: number;
+  assets: string[];
+  kinds: ChangeKind[];
+}
+
+export type ChangeKind = 'created' | 'updated' | 'deleted';
+
+/** An entry of one change, as every write logged them before one entry per write (read, never written). */
+export interface SingleChangeRecord {
+  id: string;
+  seq: number;
   asset: string;
-  kind: 'created' | 'updated' | 'deleted';
+  kind: ChangeKind;
 }
 
 /**
@@ -283,7 +294,7 @@ export interface Collections {
   annotations: AnnotationRecord;
   activities: ActivityRecord;
   meta: MetaRecord;
-  changes: ChangeRecord;
+  changes: ChangeRecord | SingleChangeRecord;
   indexes: IndexRecord;
   snippets: SnippetRecord;
   relevant: RelevantRecord;

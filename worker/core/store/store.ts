@@ -36,6 +36,8 @@ export interface ReadTx {
 export interface WriteTx extends ReadTx {
   put<C extends CollectionName>(collection: C, record: Collections[C]): Promise<void>;
   delete(collection: CollectionName, id: string): Promise<void>;
+  /** Deletes every record whose id is `id` or sorts before it (one request: the change log drops its oldest entries). */
+  deleteUpTo(collection: CollectionName, id: string): Promise<void>;
 }
 
 /**

@@ -289,6 +289,13 @@ class Transaction {
           if (!storable(id)) return; // no stored record can have that id
           this.stage(c, id, null);
         }),
+      deleteUpTo: (c, id) =>
+        this.call(c, async () => {
+          if (this.mode !== 'write') throw new DOMException('A read transaction cannot delete.', 'ReadOnlyError');
+          // Staged changes first, so a put staged before this is deleted with the rest and one after it is not.
+          await this.flush(c);
+          await this.client.query(`DELETE FROM ${table(c)} WHERE id <= $1`, [id]);
+        }),
     };
     return tx;
   }

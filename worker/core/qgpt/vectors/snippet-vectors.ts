@@ -20,7 +20,7 @@
  *   the next worker loads instead of every `snippets` record, then catching up from the snapshot's seq.
  */
 import type { ServiceContext } from '../../deps.ts';
-import { changesSince, readSeq } from '../../feed/commit.ts';
+import { changesSince, loggedChanges, readSeq } from '../../feed/commit.ts';
 import { contentText, type DocumentParts } from '../../search/documents.ts';
 import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
 import type { AssetRecord, IndexRecord, SnippetRecord } from '../../store/records.ts';
@@ -254,7 +254,7 @@ export class VectorIndex {
         ['assets', 'meta', 'changes'],
       );
       seq = last;
-      for (const change of log) if ((latest.get(change.asset) ?? -1) < change.seq) latest.set(change.asset, change.seq);
+      for (const change of loggedChanges(log)) if ((latest.get(change.asset) ?? -1) < change.seq) latest.set(change.asset, change.seq);
       const ids = new Set(assets.map((a) => a.id));
       for (const asset of assets) if (this.entries.get(asset.id)?.updated !== asset.updated) todo.add(asset.id);
       for (const id of [...this.entries.keys(), ...this.stale]) if (!ids.has(id)) gone.add(id);
