@@ -74,8 +74,10 @@ describe.skipIf(!url)('two Node hosts on one PostgreSQL database', { timeout: 12
     expect(read.formats.iterable[0]!.fragment?.string?.raw).toBe(PYTHON_SNIPPET);
     expect((await onB.assets.searchAssets({ query: 'parse_args' })).iterable[0]!.identifier).toBe(created.id);
 
-    // B has the asset in its cache now; A renames it; B's next read answers the new name at once.
+    // B has the asset in its cache now (from the read and the search); A renames it; B's next search and
+    // read answer the new name at once.
     await onA.asset.assetUpdate({ asset: { ...read, name: 'renamed on A' } });
+    expect((await onB.assets.searchAssets({ query: 'parse_args' })).iterable[0]!.asset?.name).toBe('renamed on A');
     expect((await onB.asset.assetSnapshot({ asset: created.id })).name).toBe('renamed on A');
     expect(await stream.next(1000)).toEqual({ iterable: [{ asset: { id: created.id } }] });
 

@@ -5,7 +5,7 @@ import type { Store } from '../../worker/core/store/store.ts';
 export interface StoreReads {
   /** The collections read whole (`getAll`), in order. */
   whole: CollectionName[];
-  /** The single records read (`get`), as `collection/id`, in order. */
+  /** The single records read (`get`, and each id of a `getMany`), as `collection/id`, in order. */
   one: string[];
 }
 
@@ -19,6 +19,9 @@ export function watchedStore(store: Store, reads: StoreReads): Store {
         const call = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
         if (key === 'getAll') return (collection: CollectionName) => (reads.whole.push(collection), call(collection));
         if (key === 'get') return (collection: CollectionName, id: string) => (reads.one.push(`${collection}/${id}`), call(collection, id));
+        if (key === 'getMany') {
+          return (collection: CollectionName, ids: readonly string[]) => (reads.one.push(...ids.map((id) => `${collection}/${id}`)), call(collection, ids));
+        }
         return call;
       },
     });

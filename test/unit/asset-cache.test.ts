@@ -31,6 +31,26 @@ describe('AssetCache', () => {
     expect((await cache.get('a', async () => fake('fresh'))).name).toBe('fresh');
   });
 
+  it('answers several keys at once: those kept as they are, the others from one load of the missing ones', async () => {
+    const feed = new MemoryFeed();
+    const cache = new AssetCache(feed);
+    await cache.get('a', async () => fake('a1'));
+    const asked: string[][] = [];
+    const load = async (missing: string[]) => (asked.push(missing), missing.map((key) => (key === 'gone' ? undefined : fake(`${key}2`))));
+    expect((await cache.getMany(['b', 'a', 'gone', 'c'], load)).map((a) => a?.name)).toEqual(['b2', 'a1', undefined, 'c2']);
+    expect(asked).toEqual([['b', 'gone', 'c']]);
+    // Kept: all but what the load found nothing for.
+    expect((await cache.getMany(['c', 'b', 'gone'], load)).map((a) => a?.name)).toEqual(['c2', 'b2', undefined]);
+    expect(asked).toEqual([['b', 'gone', 'c'], ['gone']]);
+    // A change while the load runs: what it answers is not kept.
+    let release!: () => void;
+    const slow = cache.getMany(['d'], (missing) => new Promise<Asset[]>((resolve) => (release = () => resolve(missing.map(() => fake('stale'))))));
+    feed.publish([{ seq: 1, asset: 'd', kind: 'updated' }]);
+    release();
+    expect((await slow)[0]!.name).toBe('stale');
+    expect((await cache.getMany(['d', 'a'], load)).map((a) => a?.name)).toEqual(['d2', 'a2']);
+  });
+
   it('does not keep failed reads', async () => {
     const cache = new AssetCache(new MemoryFeed());
     await expect(cache.get('missing', async () => Promise.reject(new Error('404')))).rejects.toThrow('404');

@@ -9,7 +9,7 @@ const idsOf = (reply: { json(): { iterable: { id: string }[] } }) => reply.json(
 
 // The Node host's composition (TESSERA_TEST_TRANSPORT=http) on PostgreSQL or PGlite checks its shared cache
 // is fresh in a transaction of its own: these reads are made inside the stream's, and must not wait for it.
-describe.each(Object.entries(STORES))('the ids of every asset (GET /assets/identifiers, the identifiers stream snapshot), %s', (_name, open) => {
+describe.each(Object.entries(STORES))('the ids of every asset (GET /assets/identifiers, GET /assets/pseudo, the identifiers stream snapshot), %s', (_name, open) => {
   it('are read from the asset records once while the library stays as it is', async () => {
     const reads: StoreReads = { whole: [], one: [] };
     const api = await createTestApi({ store: watchedStore(await open(), reads) });
@@ -24,6 +24,7 @@ describe.each(Object.entries(STORES))('the ids of every asset (GET /assets/ident
     expect(idsOf(await api.get('/assets/identifiers?pseudo=true'))).toEqual([pseudo.id, first.id]);
     const snapshot = await streamSnapshot(api.ctx, 'identifiers');
     expect((snapshot.frame as { iterable: { asset: { id: string } }[] }).iterable.map((r) => r.asset.id)).toEqual([pseudo.id, first.id]);
+    expect((await api.get('/assets/pseudo')).json().identifiers.iterable.map((r: { id: string }) => r.id)).toEqual([pseudo.id]);
     expect(readsOfAllAssets() - before).toBe(1);
 
     // A change is a new seq: read again, with the new asset.

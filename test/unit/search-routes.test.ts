@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { watchedStore, type StoreReads } from '../support/watched-store.ts';
 
 const JS_SNIPPET = `export async function fetchUserProfile(userId) {
   // Load the profile of one user from the account service.
@@ -123,6 +124,27 @@ describe('GET /assets/search', () => {
     expect(found(await search('query=zanzibar'))).toEqual([]);
     const shown = await search('query=zanzibar&pseudo=true');
     expect(shown.iterable[0]).toMatchObject({ identifier: pseudo, pseudo: true });
+  });
+
+  it('reads an asset that a search or a read answered since the last change from the asset cache, not the store', async () => {
+    const reads: StoreReads = { whole: [], one: [] };
+    const watched = await createTestApi({ store: watchedStore(api.store, reads) });
+    const search = async (query: string) => (await watched.get(`/assets/search?query=${query}&transferables=false`)).json().iterable.map((r: any) => r.asset.name);
+    const assetReads = () => reads.one.filter((r) => r.startsWith('assets/')).length;
+    expect(await search('argparse')).toHaveLength(1);
+    expect(assetReads()).toBe(1);
+    expect(await search('argparse')).toHaveLength(1);
+    expect((await watched.get(`/asset/${ids.go}?transferables=false`)).status).toBe(200);
+    expect(await search('cli')).toHaveLength(2);
+    // The python asset from the searches, the go asset from the read: nothing read again.
+    expect(assetReads()).toBe(2);
+    // After a change everything is read again, and shows it.
+    const asset = (await watched.get(`/asset/${ids.py}`)).json() as Record<string, unknown>;
+    expect((await watched.post('/asset/update', { ...asset, name: 'renamed' })).status).toBe(200);
+    expect(await search('nothingmatchesthis')).toEqual([]); // the index catches up (reading the renamed asset)
+    const before = assetReads();
+    expect(await search('argparse')).toEqual(['renamed']);
+    expect(assetReads()).toBe(before + 1);
   });
 
   it('follows every write: create, update, rename, reclassify, links, delete', async () => {

@@ -22,11 +22,25 @@ export class SharedAssetCache extends AssetCache {
   }
 
   override async get<T extends object = Asset>(key: string, load: () => Promise<T>, sizeOf?: (value: T) => number): Promise<T> {
+    await this.fresh();
+    return super.get(key, load, sizeOf);
+  }
+
+  override async getMany<T extends object = Asset>(
+    keys: readonly string[],
+    load: (missing: string[]) => Promise<(T | undefined)[]>,
+    sizeOf?: (value: T) => number,
+  ): Promise<(T | undefined)[]> {
+    await this.fresh();
+    return super.getMany(keys, load, sizeOf);
+  }
+
+  /** Empties the cache when the database's last seq moved since the last use. */
+  private async fresh(): Promise<void> {
     const head = await this.store.read(readSeq, ['meta']);
     if (head !== this.seen) {
       this.clear();
       this.seen = head;
     }
-    return super.get(key, load, sizeOf);
   }
 }

@@ -51,6 +51,25 @@ export class AssetCache {
     return this.kept(`${key} at ${seq}`, load, sizeOf);
   }
 
+  /**
+   * `get` for several keys: the values kept, and the others from one call of `load` with the keys not kept,
+   * which answers a value or undefined (nothing to keep) for each, in order.
+   */
+  async getMany<T extends object = Asset>(
+    keys: readonly string[],
+    load: (missing: string[]) => Promise<(T | undefined)[]>,
+    sizeOf: (value: T) => number = estimateBytes,
+  ): Promise<(T | undefined)[]> {
+    const found = keys.map((key) => this.hit(key) as T | undefined);
+    const missing = keys.filter((_, i) => found[i] === undefined);
+    if (missing.length === 0) return found;
+    const generation = this.generation;
+    const loaded = await load(missing);
+    const byKey = new Map(missing.map((key, i) => [key, loaded[i]]));
+    if (generation === this.generation) for (const [key, value] of byKey) if (value) this.keep(key, value, sizeOf(value));
+    return keys.map((key, i) => found[i] ?? byKey.get(key));
+  }
+
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
@@ -58,16 +77,21 @@ export class AssetCache {
   }
 
   protected async kept<T extends object>(key: string, load: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value as T;
-    }
+    const hit = this.hit(key);
+    if (hit) return hit as T;
     const generation = this.generation;
     const value = await load();
     if (generation === this.generation) this.keep(key, value, sizeOf(value));
     return value;
+  }
+
+  /** The value kept for `key`, now the most recently used; undefined when none is. */
+  private hit(key: string): object | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
   }
 
   private keep(key: string, value: object, bytes: number): void {

@@ -61,8 +61,11 @@ export function assetScope(options: ReadOptions = {}): CollectionName[] {
 
 const utf8 = new TextEncoder();
 
+/** The asset cache's key of an asset as `getAsset` answers it (searches keep and find results under it too). */
+export const assetCacheKey = (id: string, transferables: boolean) => `asset ${transferables} ${id}`;
+
 export function getAsset(ctx: ServiceContext, id: string, options: ReadOptions = {}): Promise<Asset> {
-  return ctx.assetCache.get(`asset ${options.transferables !== false} ${id}`, () =>
+  return ctx.assetCache.get(assetCacheKey(id, options.transferables !== false), () =>
     ctx.store.read(async (tx) => assembleAsset(tx, await requireAsset(tx, id), options), assetScope(options)),
   );
 }
@@ -163,7 +166,13 @@ export function listIdentifiers(ctx: ServiceContext, options: { pseudo?: boolean
  * reads the records.
  */
 export async function readIdentifiers(ctx: ServiceContext, tx: ReadTx, seq: number, options: { pseudo?: boolean } = {}): Promise<string[]> {
-  const all = await ctx.assetCache.getAtSeq(
+  const all = await identifiersAt(ctx, tx, seq);
+  return options.pseudo || all.pseudo.size === 0 ? all.ids : all.ids.filter((id) => !all.pseudo.has(id));
+}
+
+/** Every asset's id, newest first, and which are pseudo: read once a seq (`readIdentifiers`). */
+function identifiersAt(ctx: ServiceContext, tx: ReadTx, seq: number): Promise<{ ids: string[]; pseudo: Set<string> }> {
+  return ctx.assetCache.getAtSeq(
     'identifiers',
     seq,
     async () => {
@@ -172,12 +181,12 @@ export async function readIdentifiers(ctx: ServiceContext, tx: ReadTx, seq: numb
     },
     ({ ids }) => ids.length * 80,
   );
-  return options.pseudo || all.pseudo.size === 0 ? all.ids : all.ids.filter((id) => !all.pseudo.has(id));
 }
 
+/** `GET /assets/pseudo`: the pseudo assets' ids, newest first, from the ids `readIdentifiers` keeps. */
 export async function pseudoSnapshot(ctx: ServiceContext): Promise<PseudoAssets> {
-  const assets = await ctx.store.read((tx) => tx.getAll('assets'));
-  return { identifiers: build.references(assets.filter((a) => a.pseudo).sort(newestFirst).map((a) => a.id)) };
+  const { ids, pseudo } = await ctx.store.read(async (tx) => identifiersAt(ctx, tx, await readSeq(tx)), ['assets', 'meta']);
+  return { identifiers: build.references(ids.filter((id) => pseudo.has(id))) };
 }
 
 export async function getFormats(ctx: ServiceContext, id: string, options: ReadOptions = {}): Promise<Formats> {

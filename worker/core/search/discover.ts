@@ -1,10 +1,9 @@
-import { assetScope } from '../assets/read.ts';
 import type { ServiceContext } from '../deps.ts';
 import type { Asset, Assets, InteractedAsset } from '../model/schemas.ts';
 import { PSEUDO, type DocMeta } from './documents.ts';
 import type { LexicalIndex } from './lexical/lexical-index.ts';
 import type { QueryTerm } from './lexical/ranking.ts';
-import { assetsByIds, wireAssetsOfExisting } from './service.ts';
+import { cachedAssetsByIds, wireAssetsOfExisting } from './service.ts';
 import { searchIndexFor } from './search-index.ts';
 import { terms as textTerms } from './tokenize.ts';
 
@@ -144,7 +143,7 @@ async function discover(ctx: ServiceContext, seeds: Seed[] | undefined, options:
     const recent = [...inputs].sort((a, b) => b.weight - a.weight).map((s) => s.id);
     for (const id of recent) if (ranked.length < RELATED_LIMIT && (options.pseudo || !index.meta(id)?.pseudo)) ranked.push(id);
   }
-  const assets = await ctx.store.read((tx) => assetsByIds(tx, ranked, options.transferables), assetScope(options));
+  const assets = await cachedAssetsByIds(ctx, ranked, options.transferables);
   return wireAssetsOfExisting(assets);
 }
 

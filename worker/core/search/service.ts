@@ -1,4 +1,4 @@
-import { assembleAsset, assetScope } from '../assets/read.ts';
+import { assembleAsset, assetCacheKey, assetScope } from '../assets/read.ts';
 import { sharedIndexReads } from '../store/shared-index-reads.ts';
 import type { ServiceContext } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -192,8 +192,7 @@ export function rankedFromHits(index: LexicalIndex<DocMeta>, hits: Hits, words: 
  */
 async function searchedAssets(ctx: ServiceContext, ranked: readonly Ranked[], options: SearchOptions): Promise<SearchedAssets> {
   const transferables = options.transferables !== false;
-  const assets =
-    options.assets === false ? undefined : await ctx.store.read((tx) => assetsByIds(tx, ranked.map((r) => r.id), transferables), assetScope({ transferables }));
+  const assets = options.assets === false ? undefined : await cachedAssetsByIds(ctx, ranked.map((r) => r.id), transferables);
   const iterable: SearchedAsset[] = [];
   ranked.forEach((r, i) => {
     const hit = { exact: r.exact, score: r.score, match: r.match, identifier: r.id, ...(r.pseudo ? { pseudo: true } : {}) };
@@ -216,6 +215,23 @@ export async function assetsByIds(tx: ReadTx, ids: readonly string[], transferab
     const record = byId.get(id);
     return record ? assembleAsset(shared, record, { transferables }) : undefined;
   }));
+}
+
+/**
+ * `assetsByIds` through the asset cache, under the keys single reads use: what a search or a read kept since
+ * the last change as it is, the rest read in one transaction and kept (a search's 50 results are about 250
+ * IndexedDB requests).
+ */
+export function cachedAssetsByIds(ctx: ServiceContext, ids: readonly string[], transferables: boolean): Promise<(Asset | undefined)[]> {
+  const keys = ids.map((id) => assetCacheKey(id, transferables));
+  const idOf = new Map(ids.map((id, i) => [keys[i]!, id]));
+  return ctx.assetCache.getMany(
+    keys,
+    (missing) => ctx.store.read((tx) => assetsByIds(tx, missing.map((key) => idOf.get(key)!), transferables), assetScope({ transferables })),
+    // Without contents an asset is small JSON, sized natively: walking 50 of them in a worker just started
+    // (cold code) cost more than reading them.
+    transferables ? undefined : (asset) => 2 * JSON.stringify(asset).length,
+  );
 }
 
 /** The wire Assets of the assets that still exist, in order. */
