@@ -1,4 +1,5 @@
 import type { FetchApi } from './socket.ts';
+import { delay } from './delay.ts';
 
 /** Health checks before giving up on a worker that answers but not with `ok`. */
 const HEALTH_ATTEMPTS = 20;
@@ -18,7 +19,7 @@ export async function waitHealthy(base: string, fetchApi: FetchApi = (input, ini
     } catch (error) {
       last = String(error);
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
+    await delay(Math.min(50 * 2 ** attempt, 1000));
   }
   throw new Error(`tessera: the worker did not answer ${base}/.well-known/health with ok (last: ${last})`);
 }

@@ -15,6 +15,7 @@
  */
 import { checkAlias, checkBase, DEFAULT_BASE, scriptUrlFor } from '../../worker/core/base-path.ts';
 import { clientDefaults } from './defaults.ts';
+import { delay } from './delay.ts';
 import { waitHealthy } from './health.ts';
 import { CLAIM } from '../../worker/browser/protocol.ts';
 
@@ -148,8 +149,4 @@ async function takeControl(): Promise<void> {
     registration.active?.postMessage({ type: CLAIM });
     await Promise.race([changed, delay(CLAIM_RETRY_MS)]);
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

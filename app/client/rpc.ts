@@ -28,6 +28,7 @@ import { wrap } from 'comlink';
 import { KEYED_CALL, OPERATIONS, UNKEYED_WRITES } from '../../worker/core/service-operations.ts';
 import type { Operation, Services } from '../../worker/core/services.ts';
 import { whenControlled } from './defaults.ts';
+import { delay } from './delay.ts';
 import { RPC_ACK, RPC_CONNECT, RPC_KEEPALIVE, RPC_READY } from '../../worker/browser/protocol.ts';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -100,7 +101,6 @@ function isErrorBody(value: unknown): value is { error: { status: number; code: 
   return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createRpc(options: RpcOptions = {}): TesseraRpc {
   const whenReady = options.ready ?? whenControlled;

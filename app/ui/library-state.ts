@@ -1,5 +1,6 @@
 import { batch, computed, effect, signal } from '@preact/signals';
 import { TesseraApiError, type LibraryRow, type LibraryRows, type TesseraApi } from '../client/api.ts';
+import { delay } from '../client/delay.ts';
 import { filtersFromUrl, inServerOrder, type Filters } from './filters.ts';
 
 export type { Filters, SortKey } from './filters.ts';
@@ -260,7 +261,6 @@ export function createLibraryState(api: TesseraApi) {
 
 export type LibraryState = ReturnType<typeof createLibraryState>;
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves after the next frame has been painted. */
 function afterPaint(): Promise<void> {
