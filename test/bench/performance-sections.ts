@@ -8,7 +8,7 @@ import type { EmbeddedBenchResult } from './embedded.ts';
 import type { EmbeddingBenchResult } from './embedding.ts';
 import { code, kb, mb, num, ratio, sec, STATS_HEAD, statsRow, percentileVerdicts, table, time, verdict } from './markdown-tables.ts';
 import type { BenchResults } from './performance-doc.ts';
-import type { RelevanceLatency } from './relevance.ts';
+import { RELEVANCE_PARTS, type RelevanceLatency, type RelevancePart } from './relevance.ts';
 import type { RelevanceQuality } from './relevance-quality.ts';
 import type { SearchBenchResult } from './search.ts';
 import type { QualityResult, SplitMetrics } from './search-quality.ts';
@@ -192,7 +192,14 @@ export function relevanceSection(l: RelevanceLatency | undefined): string | unde
     '',
     `${code('POST /api/qgpt/relevance {query, options: {database: true}}')} at the default limit (10 snippets), on the search section's ${num(l.assets)}-asset library (${num(l.snippets)} snippets), embedder ${code(l.embedder)}. The first call right after the import, after its first search (${l.embeddedBefore === undefined ? 'it embedded every asset' : `writes are embedded in the background as they land; the running worker's index held ${num(l.embeddedBefore)} assets before it`}): ${time(l.firstCallMs)}.`,
     '',
-    table(STATS_HEAD, [statsRow('steady calls', l.steady), statsRow('worker stopped → first call (reloads the vectors)', l.afterStop)]),
+    table(STATS_HEAD, [
+      statsRow('steady calls', l.steady),
+      statsRow('worker stopped → first call (reloads the vectors)', l.afterStop),
+      ...Object.entries(RELEVANCE_PARTS).flatMap(([part, what]) => {
+        const parts = l.afterStopParts?.[part as RelevancePart];
+        return parts ? [statsRow(`… of which ${what} (Server-Timing \`${part}\`)`, parts)] : [];
+      }),
+    ]),
   ].join('\n');
 }
 

@@ -32,8 +32,19 @@ export interface RelevanceLatency {
   steady: Stats;
   /** Worker stopped, then one relevance call (reloads the vectors from IndexedDB). */
   afterStop: Stats;
+  /** Those calls' parts, from their Server-Timing (worker/core/qgpt/rank.ts, RelevanceTiming). */
+  afterStopParts?: Record<RelevancePart, Stats>;
   unconfirmedStops: number;
 }
+
+/** The parts of a relevance call the worker times (its `Server-Timing`), and what the output calls them. */
+export const RELEVANCE_PARTS = {
+  load: 'loading the index and the vectors',
+  rank: 'ranking',
+  texts: 'reading the top assets\' texts',
+  store: 'storing the snippets',
+} as const;
+export type RelevancePart = keyof typeof RELEVANCE_PARTS;
 
 export interface RelevanceLatencyOptions {
   page: Page;
@@ -61,7 +72,7 @@ export interface FirstRelevance {
 export async function measureFirstRelevance(page: Page, query: string): Promise<FirstRelevance> {
   const before = await page.evaluate(async () => (await fetch('/api/embeddings/library')).json() as Promise<{ embedded: number }>);
   const [first] = await page.evaluate(pageRelevance, [query]);
-  return { firstCallMs: Math.round(first!), embeddedBefore: before.embedded };
+  return { firstCallMs: Math.round(first!.ms), embeddedBefore: before.embedded };
 }
 
 export async function measureRelevanceLatency(options: RelevanceLatencyOptions): Promise<RelevanceLatency> {
@@ -70,10 +81,10 @@ export async function measureRelevanceLatency(options: RelevanceLatencyOptions):
   const samples = options.samples ?? 100;
   const stops = options.stops ?? 8;
   const { firstCallMs, embeddedBefore } = options.first ?? (await measureFirstRelevance(page, options.query()));
-  const timed = await page.evaluate(pageRelevance, Array.from({ length: warmup + samples }, options.query));
+  const timed = (await page.evaluate(pageRelevance, Array.from({ length: warmup + samples }, options.query))).map((call) => call.ms);
   // After the calls, which loaded the vectors (the worker may have restarted since the first call).
   const library = await page.evaluate(async () => (await fetch('/api/embeddings/library')).json() as Promise<{ embedder: string; embedded: number; snippets: number }>);
-  const afterStop: number[] = [];
+  const afterStop: { ms: number; timing: string }[] = [];
   let unconfirmed = 0;
   for (let i = 0; i < stops; i++) {
     if (!(await options.stopWorkers(page))) unconfirmed++;
@@ -87,7 +98,10 @@ export async function measureRelevanceLatency(options: RelevanceLatencyOptions):
     embedder: library.embedder,
     snippets: library.snippets,
     steady: stats(timed.slice(warmup)),
-    afterStop: stats(afterStop),
+    afterStop: stats(afterStop.map((call) => call.ms)),
+    afterStopParts: Object.fromEntries(
+      Object.keys(RELEVANCE_PARTS).map((part) => [part, stats(afterStop.map((call) => serverTimingOf(call.timing, part)))]),
+    ) as Record<RelevancePart, Stats>,
     unconfirmedStops: unconfirmed,
   };
   log(`  relevance at ${options.assets.toLocaleString('en')} assets (same library) — POST /api/qgpt/relevance {query, options:{database:true}}, default limit (10), ${library.embedder}:`);
@@ -98,14 +112,15 @@ export async function measureRelevanceLatency(options: RelevanceLatencyOptions):
   // Indented like search.ts's lines, which this block follows.
   log(`  ${line('  steady (page fetch)', result.steady, `, after ${warmup} warm-up`)}`);
   log(`  ${line('  worker stopped -> first relevance', result.afterStop, ', reloads the vectors from IndexedDB')}`);
+  for (const [part, what] of Object.entries(RELEVANCE_PARTS)) log(`  ${line(`    of which ${what}`, result.afterStopParts![part as RelevancePart])}`);
   if (unconfirmed) log(`    note: ${unconfirmed} stop(s) not confirmed by CDP`);
   return result;
 }
 
-/** Page side (serialised, so self-contained): each relevance call's time until its body is read. */
-function pageRelevance(queries: string[]): Promise<number[]> {
+/** Page side (serialised, so self-contained): each relevance call's time until its body is read, and its Server-Timing. */
+function pageRelevance(queries: string[]): Promise<{ ms: number; timing: string }[]> {
   return (async () => {
-    const out: number[] = [];
+    const out: { ms: number; timing: string }[] = [];
     for (const query of queries) {
       const t0 = performance.now();
       const response = await fetch('/api/qgpt/relevance', {
@@ -114,9 +129,15 @@ function pageRelevance(queries: string[]): Promise<number[]> {
         body: JSON.stringify({ query, options: { database: true } }),
       });
       const text = await response.text();
-      out.push(performance.now() - t0);
+      out.push({ ms: performance.now() - t0, timing: response.headers.get('server-timing') ?? '' });
       if (!response.ok) throw new Error(`relevance ${query}: ${response.status} ${text.slice(0, 300)}`);
     }
     return out;
   })();
+}
+
+/** One part's milliseconds in a Server-Timing header (`load;dur=12.3, rank;dur=4.5`); 0 when it is not there. */
+function serverTimingOf(header: string, part: string): number {
+  const found = header.split(',').map((entry) => entry.trim().split(';dur=')).find(([name]) => name === part);
+  return found ? Number(found[1]) : 0;
 }

@@ -51,6 +51,17 @@ describe('POST /qgpt/relevance', () => {
     expect(retry.json<Output>().relevant.iterable[0].asset.id).toBe(ids.retry);
   });
 
+  it('reports where the time went in Server-Timing: loading, ranking, reading the texts, storing the snippets', async () => {
+    const parts = (reply: { headers: Headers }) =>
+      Object.fromEntries((reply.headers.get('server-timing') ?? '').split(', ').map((p) => p.split(';dur=')).map(([name, ms]) => [name, Number(ms)]));
+    const library = parts(await relevance(api, { query: 'read a yaml config file', options: { database: true } }));
+    expect(Object.keys(library)).toEqual(['load', 'rank', 'texts', 'store']);
+    for (const ms of Object.values(library)) expect(ms).toBeGreaterThanOrEqual(0);
+    // Over given texts, no library is loaded or read: only what was stored is timed.
+    const given = parts(await relevance(api, { query: 'yaml', seeds: { iterable: [fragmentSeed(YAML_SNIPPET)] } }));
+    expect(Object.keys(given)).toEqual(['store']);
+  });
+
   it('finds by meaning the words do not spell exactly (vector side): parts of identifiers, other word forms', async () => {
     const reply = await relevance(api, { query: 'writer of csv rows', options: { database: true } });
     expect(reply.json<Output>().relevant.iterable[0].asset.id).toBe(ids.csv);

@@ -88,7 +88,7 @@ import { listFolders, registerFolder, removeFolder, type GrantedFolder, type Gra
 import { hints } from './qgpt/answer/hints.ts';
 import { personsRelated } from './qgpt/persons.ts';
 import { question } from './qgpt/answer/question.ts';
-import { loadLibraryIndexes } from './qgpt/rank.ts';
+import { loadLibraryIndexes, type RelevanceTiming } from './qgpt/rank.ts';
 import { MAX_RELEVANT, ranksLibrary, relevance } from './qgpt/relevance.ts';
 import { reprompt } from './qgpt/answer/reprompt.ts';
 import { ChatError, streamChat } from './qgpt/answer/chat.ts';
@@ -134,6 +134,8 @@ export interface SearchOptions extends ListOptions {
    */
   assets?: boolean;
 }
+export type { RelevanceTiming };
+
 /** What a search tells besides its result (the route answers them as headers): where the time went, and the number of results in all. */
 export interface SearchObserver {
   timing?: SearchTiming;
@@ -166,7 +168,7 @@ export interface Services {
   /** GET /assets/stream…?since=: the changes after `since` */
   streamChanges(kind: StreamKind, since: number): Promise<StreamCatchUp>;
   /** POST /qgpt/relevance (`limit` 1..100, default 10) */
-  relevance(input: QGPTRelevanceInput, options?: { limit?: number }): Promise<QGPTRelevanceOutput>;
+  relevance(input: QGPTRelevanceInput, options?: { limit?: number; timing?: RelevanceTiming }): Promise<QGPTRelevanceOutput>;
   /** POST /qgpt/question; `signal` stops the answer (a client that went away). */
   question(input: QGPTQuestionInput, options?: { signal?: AbortSignal }): Promise<QGPTQuestionOutput>;
   /** POST /qgpt/reprompt */
@@ -337,7 +339,7 @@ export function createServices(ctx: ServiceContext): AllServices {
     relevance: (input, options) => {
       const limit = count(options, 'limit', 1, MAX_RELEVANT);
       if (ranksLibrary(input)) loadLibraryIndexes(ctx);
-      return relevance(ctx, check(QGPTRelevanceInputSchema, input, 'QGPTRelevanceInput'), limit === undefined ? {} : { limit });
+      return relevance(ctx, check(QGPTRelevanceInputSchema, input, 'QGPTRelevanceInput'), { ...(limit === undefined ? {} : { limit }), timing: options?.timing });
     },
     question: (input, options) => question(ctx, check(QGPTQuestionInputSchema, input, 'QGPTQuestionInput'), { signal: options?.signal }),
     reprompt: (input) => reprompt(ctx, check(QGPTRepromptInputSchema, input, 'QGPTRepromptInput')),

@@ -10,6 +10,7 @@
  */
 import { genericOf } from '../assets/content.ts';
 import type { ServiceContext } from '../deps.ts';
+import { timed, type Timing } from '../timing.ts';
 import { dot } from '../embed/embedder.ts';
 import type { ClassificationSpecificEnum } from '../model/schemas.ts';
 import { PSEUDO, splitProse } from '../search/documents.ts';
@@ -84,13 +85,26 @@ export function loadLibraryIndexes(ctx: ServiceContext): void {
   vectorIndexFor(ctx).current().catch(() => undefined);
 }
 
+/**
+ * Where a relevance call's time went (the route's `Server-Timing`): `load`, the search index and the vectors
+ * ready (loaded by a new worker, caught up after writes) and the query embedded; `rank`, ranking and
+ * choosing the snippets; `texts`, reading the top assets' texts; `store`, storing the answer's snippets.
+ */
+export type RelevanceTiming = Timing<'load' | 'rank' | 'texts' | 'store'>;
+
 /** The library's best snippets for a query: the whole library (pseudo assets excluded) or the assets in `within`. */
-export async function rankLibrary(ctx: ServiceContext, query: string, within: ReadonlySet<string> | undefined, limit: number): Promise<RankedSnippet[]> {
+export async function rankLibrary(
+  ctx: ServiceContext,
+  query: string,
+  within: ReadonlySet<string> | undefined,
+  limit: number,
+  timing?: RelevanceTiming,
+): Promise<RankedSnippet[]> {
   const search = searchIndexFor(ctx);
-  const [index, { entries: vectors, matrix, query: queryVector }] = await Promise.all([
-    search.current(undefined, { meta: false, query }),
-    libraryVectorsWithQuery(ctx, vectorQuery(query)),
-  ]);
+  const [index, { entries: vectors, matrix, query: queryVector }] = await timed(timing, 'load', () =>
+    Promise.all([search.current(undefined, { meta: false, query }), libraryVectorsWithQuery(ctx, vectorQuery(query))]),
+  );
+  const ranking = performance.now();
   const pseudo = (id: string) => {
     const slot = index.slot(id);
     return slot !== undefined && (index.flags(slot) & PSEUDO) !== 0;
@@ -111,7 +125,7 @@ export async function rankLibrary(ctx: ServiceContext, query: string, within: Re
   const blended = blend(lexical, best, [...new Set([...lexical.keys(), ...byVector])]);
   const top = [...blended.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit);
 
-  const texts = await ctx.store.read((tx) => readAssetTexts(tx, top.map(([id]) => id)), ['assets', 'formats', 'contents']);
+  const texts = await timed(timing, 'texts', () => ctx.store.read((tx) => readAssetTexts(tx, top.map(([id]) => id)), ['assets', 'formats', 'contents']));
   const byAsset = new Map(texts.map((t) => [t.asset.id, t]));
   const queryTerms = new Set(terms(query).filter((t) => !isStopword(t)));
   const out: RankedSnippet[] = [];
@@ -145,6 +159,7 @@ export async function rankLibrary(ctx: ServiceContext, query: string, within: Re
       });
     });
   }
+  if (timing) timing.rank = performance.now() - ranking - (timing.texts ?? 0);
   return out.sort((a, b) => b.score - a.score).slice(0, limit);
 }
 

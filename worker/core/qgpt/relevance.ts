@@ -14,7 +14,8 @@ import { TESSERA_APPLICATION } from '../assets/activity.ts';
 import type { QGPTQuestionInput, QGPTRelevanceInput, QGPTRelevanceOutput, RelevantQGPTSeed, RelevantQGPTSeeds, Seed } from '../model/schemas.ts';
 import { question } from './answer/question.ts';
 import { storeRelevant } from './relevant-ring.ts';
-import { rankLibrary, rankTexts, type RankedSnippet, type SpaceText } from './rank.ts';
+import { rankLibrary, rankTexts, type RankedSnippet, type RelevanceTiming, type SpaceText } from './rank.ts';
+import { timed } from '../timing.ts';
 
 /** Snippets answered unless the caller asks for another number (Tessera's `?limit=`, at most MAX_RELEVANT). */
 export const DEFAULT_RELEVANT = 10;
@@ -26,7 +27,11 @@ type Space =
   | { kind: 'seeds'; texts: SpaceText[] }
   | { kind: 'paths'; paths: string[] };
 
-export async function relevance(ctx: ServiceContext, input: QGPTRelevanceInput, options: { limit?: number } = {}): Promise<QGPTRelevanceOutput> {
+export async function relevance(
+  ctx: ServiceContext,
+  input: QGPTRelevanceInput,
+  options: { limit?: number; timing?: RelevanceTiming } = {},
+): Promise<QGPTRelevanceOutput> {
   const query = input.query.trim();
   if (query === '') throw invalid('The relevance query is empty.', 'empty_query');
   const limit = Math.min(MAX_RELEVANT, Math.max(1, options.limit ?? DEFAULT_RELEVANT));
@@ -34,13 +39,13 @@ export async function relevance(ctx: ServiceContext, input: QGPTRelevanceInput, 
   let ranked: RankedSnippet[];
   switch (space.kind) {
     case 'database':
-      ranked = await rankLibrary(ctx, query, undefined, limit);
+      ranked = await rankLibrary(ctx, query, undefined, limit, options.timing);
       break;
     case 'assets': {
       const known = await ctx.store.read((tx) => tx.getMany('assets', space.ids), ['assets']);
       const missing = space.ids.find((id) => !known.some((a) => a.id === id));
       if (missing !== undefined) throw notFound('asset', missing);
-      ranked = await rankLibrary(ctx, query, new Set(space.ids), limit);
+      ranked = await rankLibrary(ctx, query, new Set(space.ids), limit, options.timing);
       break;
     }
     case 'seeds':
@@ -52,7 +57,7 @@ export async function relevance(ctx: ServiceContext, input: QGPTRelevanceInput, 
       break;
     }
   }
-  const ids = await storeRelevant(
+  const ids = await timed(options.timing, 'store', () => storeRelevant(
     ctx,
     ranked.map((r) => ({
       text: r.text,
@@ -63,7 +68,7 @@ export async function relevance(ctx: ServiceContext, input: QGPTRelevanceInput, 
       ...(r.source ? { source: r.source } : {}),
       score: r.score,
     })),
-  );
+  ));
   const relevant = { iterable: ranked.map((r, i) => relevantSeed(r, ids[i]!)) };
   if (!input.options?.question) return { relevant };
   return { relevant, answer: await question(ctx, questionOf({ ...input, query }, relevant)) };

@@ -29,6 +29,14 @@ export function oneChunk(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Ar
 const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0']);
 
+/** A `Server-Timing` header's value: each part's milliseconds as `name;dur=ms`, parts not measured left out. */
+export function serverTiming(parts: Record<string, number | undefined>): string {
+  return Object.entries(parts)
+    .filter(([, ms]) => ms !== undefined)
+    .map(([name, ms]) => `${name};dur=${ms!.toFixed(3)}`)
+    .join(', ');
+}
+
 /** A boolean query parameter; anything but true/false/1/0 is a 400. */
 export function queryFlag(c: HonoContext, name: string, fallback: boolean): boolean {
   const value = c.req.query(name);

@@ -2,7 +2,7 @@ import type { Context as HonoContext } from 'hono';
 import { Hono } from 'hono/quick';
 import type { ServiceContext } from '../deps.ts';
 import { createServices, type SearchObserver } from '../services.ts';
-import { queryFlag, queryNumber, readJson } from './http.ts';
+import { queryFlag, queryNumber, readJson, serverTiming } from './http.ts';
 
 /** The response header of a search: how many results there are in all, of which one page is answered. */
 export const TOTAL_HEADER = 'tessera-total';
@@ -42,14 +42,14 @@ export function searchRoutes(ctx: ServiceContext) {
     const params = { query: c.req.query('query'), tags: c.req.query('searchable_tags')?.split(',') };
     const seen = observer(c);
     const result = await services.searchAssets(params, options(c), seen);
-    c.header('Server-Timing', serverTiming(seen.timing));
+    c.header('Server-Timing', searchTiming(seen.timing));
     return c.json(result);
   });
   app.post('/search', async (c) => {
     const opts = options(c);
     const seen = observer(c);
     const result = await services.searchWithFilters(await body(c), opts, seen);
-    c.header('Server-Timing', serverTiming(seen.timing));
+    c.header('Server-Timing', searchTiming(seen.timing));
     return c.json(result);
   });
   app.on(['GET', 'POST'], '/related', async (c) => c.json(await services.relatedAssets(await body(c))));
@@ -57,9 +57,5 @@ export function searchRoutes(ctx: ServiceContext) {
   return app;
 }
 
-function serverTiming(timing: Required<SearchObserver>['timing']): string {
-  return Object.entries({ load: timing.load, catchup: timing.catchUp, rank: timing.rank, assets: timing.assets })
-    .filter(([, ms]) => ms !== undefined)
-    .map(([name, ms]) => `${name};dur=${ms!.toFixed(3)}`)
-    .join(', ');
-}
+const searchTiming = (timing: Required<SearchObserver>['timing']) =>
+  serverTiming({ load: timing.load, catchup: timing.catchUp, rank: timing.rank, assets: timing.assets });

@@ -1,5 +1,6 @@
 import { assembleAsset, assetCacheKey, assetScope } from '../assets/read.ts';
 import { sharedIndexReads } from '../store/shared-index-reads.ts';
+import { timed, timedSync } from '../timing.ts';
 import type { ServiceContext } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import * as build from '../model/build.ts';
@@ -278,22 +279,4 @@ async function resolvePhrases(
     );
   }, ['assets', 'contents', 'annotations']);
   return found;
-}
-
-async function timed<T>(timing: SearchTiming, key: keyof SearchTiming, fn: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  try {
-    return await fn();
-  } finally {
-    timing[key] = (timing[key] ?? 0) + performance.now() - t0;
-  }
-}
-
-function timedSync<T>(timing: SearchTiming, key: keyof SearchTiming, fn: () => T): T {
-  const t0 = performance.now();
-  try {
-    return fn();
-  } finally {
-    timing[key] = (timing[key] ?? 0) + performance.now() - t0;
-  }
 }
