@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withDefaults } from '../../worker/core/deps.ts';
-import { commit, readSeq } from '../../worker/core/feed/commit.ts';
+import { changesSince, commit, loggedChanges, readSeq } from '../../worker/core/feed/commit.ts';
 import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { notFound } from '../../worker/core/errors.ts';
 import type { Store, WriteTx } from '../../worker/core/store/store.ts';
@@ -56,6 +56,11 @@ describe.each(Object.entries(STORES))('user writes that wait share a transaction
     expect(events.map((e) => e.seq)).toEqual(names.map((_, i) => i + 1));
     expect(await store.read((tx) => readSeq(tx))).toBe(12);
     expect((await records(store, names)).map((r) => r.value)).toEqual(names);
+    // One change-log entry a transaction, not one a write: their changes in order, numbered without a gap.
+    const entries = await store.read((tx) => tx.getAll('changes'));
+    expect(entries).toHaveLength(store.writes);
+    expect(loggedChanges(entries).map((c) => [c.seq, c.asset])).toEqual(names.map((name, i) => [i + 1, name]));
+    expect(await changesSince(ctx, 3)).toEqual(events.slice(3));
   });
 
   it('one failing write fails alone: the others commit once, nothing of the failing one is kept', async () => {

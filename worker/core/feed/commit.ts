@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { keyedWrite } from '../idempotency.ts';
-import type { ChangeRecord, CollectionName, SingleChangeRecord } from '../store/records.ts';
+import type { ChangeKind, ChangeRecord, CollectionName, SingleChangeRecord } from '../store/records.ts';
+import { atSharedEnd } from '../store/write-batches.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 import type { ChangeEvent } from './feed.ts';
 import type { DocumentParts } from '../search/documents.ts';
@@ -60,24 +61,29 @@ async function commitLogged<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chang
     // of the run that committed are published.
     events.length = 0;
     log = new ChangeLog();
-    // Asked for beside the write's own requests, not after them: one round trip to the database fewer.
-    // (Nothing but this function writes the seq, so the write cannot change it.)
-    const seqBefore = readSeq(tx);
+    // In a transaction shared with writes before this one, their entry is still open (written at the
+    // transaction's end) and holds the seq they reached; else the seq is asked for beside the write's own
+    // requests, not after them: one round trip to the database fewer. (Nothing but this function writes
+    // the seq, so the write cannot change it.)
+    const open = openEntries.get(tx);
+    const seqBefore = open ? Promise.resolve(open.seq) : readSeq(tx);
     seqBefore.catch(() => undefined); // a write that throws leaves it unread
     const out = await fn(tx, log);
     if (log.changes.size > 0) {
-      let seq = await seqBefore;
-      // One log entry for the write, however many assets it changed (an import: thousands), and the
-      // entries that fall out of the log in one request.
+      const before = await seqBefore;
       const assets = [...log.changes.keys()];
       const kinds = [...log.changes.values()];
-      for (const [i, asset] of assets.entries()) events.push({ seq: seq + 1 + i, asset, kind: kinds[i]! });
-      seq += assets.length;
-      const writes = [tx.put('changes', { id: changeKey(seq), seq, assets, kinds })];
-      // Entries whose last change is CHANGE_LOG_SIZE or more behind hold no change the log keeps.
-      if (seq > CHANGE_LOG_SIZE) writes.push(tx.deleteUpTo('changes', changeKey(seq - CHANGE_LOG_SIZE)));
-      writes.push(tx.put('meta', { id: SEQ_KEY, value: seq }));
-      await Promise.all(writes);
+      for (const [i, asset] of assets.entries()) events.push({ seq: before + 1 + i, asset, kind: kinds[i]! });
+      // One log entry for the write, however many assets it changed (an import: thousands); one for all
+      // the writes of a shared transaction (creates in flight together), written at its end.
+      if (open) {
+        open.seq = before + assets.length;
+        for (const [i, asset] of assets.entries()) open.assets.push(asset), open.kinds.push(kinds[i]!);
+      } else {
+        const entry = { seq: before + assets.length, assets, kinds };
+        if (atSharedEnd(tx, () => writeEntry(tx, entry))) openEntries.set(tx, entry);
+        else await writeEntry(tx, entry);
+      }
     }
     return out;
   }, [...new Set([...scope, ...LOG_SCOPE])]);
@@ -93,6 +99,19 @@ async function commitLogged<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chang
     console.error('commit: publishing committed changes failed', error);
   }
   return result;
+}
+
+/** The change-log entry of the writes so far of a transaction that several writes share (write-batches.ts). */
+const openEntries = new WeakMap<WriteTx, { seq: number; assets: string[]; kinds: ChangeKind[] }>();
+
+/**
+ * The log entry of changes up to `seq`, the seq itself, and the entries that fall out of the log in one
+ * request: those whose last change is CHANGE_LOG_SIZE or more behind hold no change the log keeps.
+ */
+async function writeEntry(tx: WriteTx, { seq, assets, kinds }: { seq: number; assets: string[]; kinds: ChangeKind[] }): Promise<void> {
+  const writes = [tx.put('changes', { id: changeKey(seq), seq, assets, kinds }), tx.put('meta', { id: SEQ_KEY, value: seq })];
+  if (seq > CHANGE_LOG_SIZE) writes.push(tx.deleteUpTo('changes', changeKey(seq - CHANGE_LOG_SIZE)));
+  await Promise.all(writes);
 }
 
 /** The sequence number of the last committed change, read inside a transaction (0 before any). */

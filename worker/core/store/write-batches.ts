@@ -52,8 +52,11 @@ class WriteBatches {
     let results: unknown[];
     try {
       results = await this.store.write(async (tx) => {
+        const ends: (() => Promise<void>)[] = [];
+        sharedEnds.set(tx, ends);
         const out: unknown[] = [];
         for (const write of batch) out.push(await write.fn(tx));
+        for (const end of ends) await end();
         return out;
       }, unionOf(batch));
     } catch {
@@ -70,6 +73,21 @@ class WriteBatches {
       write.reject(error);
     }
   }
+}
+
+/** What the writes of a shared transaction left for its end (`atSharedEnd`), by transaction. */
+const sharedEnds = new WeakMap<WriteTx, (() => Promise<void>)[]>();
+
+/**
+ * Has `fn` run in `tx` after the last write that shares it, before it commits, and answers true; false when
+ * `tx` is a write's own (nothing is kept: the caller does the work itself). What the writes of one
+ * transaction all do at their end is done once: the change log's entry and seq (feed/commit.ts).
+ */
+export function atSharedEnd(tx: WriteTx, fn: () => Promise<void>): boolean {
+  const ends = sharedEnds.get(tx);
+  if (!ends) return false;
+  ends.push(fn);
+  return true;
 }
 
 /** The collections of all the writes; undefined (all) when any of them names none. */
