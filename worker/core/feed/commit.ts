@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../deps.ts';
 import { keyedWrite } from '../idempotency.ts';
-import type { ChangeKind, ChangeRecord, CollectionName, SingleChangeRecord } from '../store/records.ts';
+import type { ChangeRecord, CollectionName, SingleChangeRecord } from '../store/records.ts';
 import { atSharedEnd } from '../store/write-batches.ts';
 import type { ReadTx, WriteTx } from '../store/store.ts';
 import type { ChangeEvent } from './feed.ts';
@@ -80,7 +80,7 @@ async function commitLogged<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chang
         open.seq = before + assets.length;
         for (const [i, asset] of assets.entries()) open.assets.push(asset), open.kinds.push(kinds[i]!);
       } else {
-        const entry = { seq: before + assets.length, assets, kinds };
+        const entry: LogEntry = { seq: before + assets.length, assets, kinds };
         if (atSharedEnd(tx, () => writeEntry(tx, entry))) openEntries.set(tx, entry);
         else await writeEntry(tx, entry);
       }
@@ -102,13 +102,16 @@ async function commitLogged<T>(ctx: ServiceContext, fn: (tx: WriteTx, log: Chang
 }
 
 /** The change-log entry of the writes so far of a transaction that several writes share (write-batches.ts). */
-const openEntries = new WeakMap<WriteTx, { seq: number; assets: string[]; kinds: ChangeKind[] }>();
+const openEntries = new WeakMap<WriteTx, LogEntry>();
+
+/** A log entry before it is written (its id is its seq's key). */
+type LogEntry = Omit<ChangeRecord, 'id'>;
 
 /**
  * The log entry of changes up to `seq`, the seq itself, and the entries that fall out of the log in one
  * request: those whose last change is CHANGE_LOG_SIZE or more behind hold no change the log keeps.
  */
-async function writeEntry(tx: WriteTx, { seq, assets, kinds }: { seq: number; assets: string[]; kinds: ChangeKind[] }): Promise<void> {
+async function writeEntry(tx: WriteTx, { seq, assets, kinds }: LogEntry): Promise<void> {
   const writes = [tx.put('changes', { id: changeKey(seq), seq, assets, kinds }), tx.put('meta', { id: SEQ_KEY, value: seq })];
   if (seq > CHANGE_LOG_SIZE) writes.push(tx.deleteUpTo('changes', changeKey(seq - CHANGE_LOG_SIZE)));
   await Promise.all(writes);
