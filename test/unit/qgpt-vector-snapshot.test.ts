@@ -147,6 +147,11 @@ describe('the vector snapshot', () => {
     await vi.waitFor(() => expect(snapshotReads()).toHaveLength(1));
     expect((await ask(second, 'read a yaml config')).relevant.iterable).toHaveLength(1);
     expect(snapshotReads()).toHaveLength(1);
+    // Asked for early once a worker: later calls find the library loaded and only ask as they rank.
+    const current = vi.spyOn(vectorIndexFor(second.ctx), 'current');
+    await ask(second, 'read a yaml config');
+    await ask(second, 'write csv rows');
+    expect(current).toHaveBeenCalledTimes(2);
   });
 
   it('is not used when the change log no longer reaches back to it, nor by another embedder', async () => {

@@ -75,15 +75,22 @@ export function vectorQuery(query: string): string {
 }
 
 /**
- * Starts loading what `rankLibrary` ranks with (the search index, the vectors) without waiting for it.
- * A call's input is checked first, and in a new worker that first check builds and walks the input's
- * whole schema graph (zod, 10-15 ms); the two loads read megabytes from the store meanwhile. Failures are
- * left to the call that waits for them.
+ * Starts loading what `rankLibrary` ranks with (the search index, the vectors) without waiting for it, the
+ * first time a worker is asked (later calls find them loaded; asking again would only repeat their
+ * catch-ups). A call's input is checked first, and in a new worker that first check builds and walks the
+ * input's whole schema graph (zod, 10-15 ms); the two loads read megabytes from the store meanwhile.
+ * Failures are left to the call that waits for them.
  */
 export function loadLibraryIndexes(ctx: ServiceContext): void {
+  const vectors = vectorIndexFor(ctx);
+  if (asked.has(vectors)) return;
+  asked.add(vectors);
   searchIndexFor(ctx).current(undefined, { meta: false }).catch(() => undefined);
-  vectorIndexFor(ctx).current().catch(() => undefined);
+  vectors.current().catch(() => undefined);
 }
+
+/** The vector indexes whose library a relevance call has started loading early. */
+const asked = new WeakSet<object>();
 
 /**
  * Where a relevance call's time went (the route's `Server-Timing`): `load`, the search index and the vectors
