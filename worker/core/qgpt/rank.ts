@@ -77,8 +77,8 @@ export function vectorQuery(query: string): string {
 /**
  * Starts loading what `rankLibrary` ranks with (the search index, the vectors) without waiting for it, the
  * first time a worker is asked (later calls find them loaded; asking again would only repeat their
- * catch-ups). A call's input is checked first, and in a new worker that first check builds and walks the
- * input's whole schema graph (zod, 10-15 ms); the two loads read megabytes from the store meanwhile.
+ * catch-ups). A call's input is checked first, and in a new worker that first check builds the input's
+ * schemas (a few ms; 10-15 ms before 64a00d5); the two loads read megabytes from the store meanwhile.
  * Failures are left to the call that waits for them.
  */
 export function loadLibraryIndexes(ctx: ServiceContext): void {

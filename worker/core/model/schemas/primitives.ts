@@ -7,7 +7,7 @@ import { lazySchema } from '../lazy-schema.ts';
  * No cycle support in parsing. Zod's default memoizer lets a parse follow reference cycles in its input,
  * and to learn whether a schema can be re-entered, the first parse of each walks the schema's whole graph,
  * which builds every lazy schema it reaches: the relevance input's first parse took 16 ms instead of 2.5
- * in Node (.scratch/zodsplit2.ts), paid by the first call of each kind in every new worker. Inputs are JSON
+ * in Node (commit 64a00d5), paid by the first call of each kind in every new worker. Inputs are JSON
  * (no cycles) or structured clones from the page; `check` (service-input.ts) refuses a cyclic one as too
  * deeply nested, which is what parsing it becomes.
  */
