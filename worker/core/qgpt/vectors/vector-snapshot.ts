@@ -155,7 +155,9 @@ export function restoreVectorSnapshot(data: VectorSnapshotData): { records: Snip
       });
       assets[row] = id;
     }
-    records.push({ id, updated: data.updated[i]!, ...(data.keys[i] ? { key: data.keys[i] } : {}), embedder: data.embedder, snippets });
+    const record: SnippetRecord = { id, updated: data.updated[i]!, embedder: data.embedder, snippets };
+    if (data.keys[i]) record.key = data.keys[i];
+    records.push(record);
   });
   return { records, matrix: VectorMatrix.over(data.dims, rows, data.scales, assets) };
 }
