@@ -5,8 +5,8 @@ import type { Asset } from '../model/schemas.ts';
 export const ASSET_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
- * Wire Assets built by recent single-asset reads, so that reading the same asset again costs no
- * IndexedDB round trips; and the serialised body of a listing (`listAssetsBody`), the same until the
+ * Wire Assets built by recent single-asset reads and searches (`getMany`), so that reading the same asset
+ * again costs no IndexedDB round trips; and the serialised body of a listing (`listAssetsBody`), the same until the
  * next change. Derived data only: it starts empty after every worker start, and it is
  * emptied whenever any change is published (by this worker's commits or another context's), which
  * every write that changes what an Asset shows does. Emptying it whole, rather than per asset, also
