@@ -241,9 +241,17 @@ function topKeys(scores: ReadonlyMap<string, number>, n: number): string[] {
   // Only the scores at or above the n-th best are sorted with their keys: sorting all of them (a library's
   // 10,000 vector scores) took several ms in a worker's first call, and a typed array sorts natively. The
   // result is the same: ties keep the map's order.
-  const threshold = scores.size > n ? Float64Array.from(scores.values()).sort()[scores.size - n]! : -Infinity;
+  let threshold = -Infinity;
+  if (scores.size > n) {
+    const values = new Float64Array(scores.size);
+    let i = 0;
+    scores.forEach((score) => (values[i++] = score));
+    threshold = values.sort()[scores.size - n]!;
+  }
   const top: [string, number][] = [];
-  for (const [key, score] of scores) if (score >= threshold) top.push([key, score]);
+  scores.forEach((score, key) => {
+    if (score >= threshold) top.push([key, score]);
+  });
   return top
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)

@@ -28,13 +28,13 @@ export class VectorMatrix {
     private readonly dims: number,
     private readonly rows: Int8Array,
     private readonly scales: Float32Array,
-    /** The asset of each row. */
+    /** The asset of each row; an asset's rows are next to each other (both constructors make them so). */
     private readonly assets: string[],
   ) {}
 
   /**
-   * The matrix over vectors already end to end (`dims` each, row r the snippet whose asset is `assets[r]`):
-   * a restored snapshot's buffer, used as it is instead of copied row by row.
+   * The matrix over vectors already end to end (`dims` each, row r the snippet whose asset is `assets[r]`,
+   * an asset's rows next to each other): a restored snapshot's buffer, used as it is instead of copied row by row.
    */
   static over(dims: number, rows: Int8Array, scales: Float32Array, assets: string[]): VectorMatrix {
     if (rows.length !== dims * assets.length || scales.length !== assets.length) throw new RangeError('vector matrix: rows, scales and assets do not match');
@@ -75,15 +75,25 @@ export class VectorMatrix {
     const index = Int32Array.from(at);
     const weight = Float32Array.from(at, (i) => query[i]!);
     const nonZero = index.length;
+    // An asset's rows are next to each other: its best is set once its last row is scored, with no lookup
+    // per row (a worker's first call runs this cold over every row of the library).
+    let current: string | undefined;
+    let top = 0;
     for (let r = 0, base = 0; r < this.assets.length; r++, base += dims) {
       const asset = this.assets[r]!;
       if (within && !within.has(asset)) continue;
       let sum = 0;
       for (let j = 0; j < nonZero; j++) sum += weight[j]! * rows[base + index[j]!]!;
       const score = sum * this.scales[r]!;
-      const known = best.get(asset);
-      if (known === undefined || score > known) best.set(asset, score);
+      if (asset === current) {
+        if (score > top) top = score;
+        continue;
+      }
+      if (current !== undefined) best.set(current, top);
+      current = asset;
+      top = score;
     }
+    if (current !== undefined) best.set(current, top);
     return best;
   }
 }
