@@ -129,8 +129,9 @@ export interface MetaRecord {
 /**
  * The durable change log: one entry per committed transaction (a write, or the writes sharing one:
  * store/write-batches.ts), keyed by the zero-padded sequence number of its last change so that key order
- * is commit order. `assets[i]` changed as `kinds[i]` at seq `seq - assets.length + 1 + i`. Readers that fell behind (a stream, an index snapshot) catch up from it;
- * only the entries holding the last CHANGE_LOG_SIZE changes are kept (feed/commit.ts).
+ * is commit order. `assets[i]` changed as `kinds[i]` at seq `seq - assets.length + 1 + i`. Readers that
+ * fell behind (a stream, an index snapshot) catch up from it; only the entries holding the last
+ * CHANGE_LOG_SIZE changes are kept (feed/commit.ts).
  */
 export interface ChangeRecord {
   id: string;
