@@ -30,6 +30,32 @@ describe('POST /assets/import', () => {
     expect((await api.post('/assets/import', { iterable: [] })).json().iterable).toEqual([]);
   });
 
+  it('seeds naming the same tag or website share one, created once, and it lists their assets in seed order', async () => {
+    const api = await createTestApi();
+    const existing = (await api.post('/tags/create', { text: 'Shell' })).json();
+    const site = { url: 'https://example.com/docs', name: 'docs' };
+    const seeds = Array.from({ length: 70 }, (_, i) =>
+      fragmentSeed(`echo ${i}`, {
+        // The same new tag in three spellings (one seed names it twice), an existing tag, a website.
+        tags: [{ text: ['cli', 'CLI', ' Cli '][i % 3]! }, ...(i % 5 === 0 ? [{ text: 'cli' }, { text: 'shell' }] : [])],
+        ...(i % 2 === 0 ? { websites: [site, site] } : {}),
+      }),
+    );
+    const ids = (await api.post('/assets/import', { iterable: seeds })).json().iterable.map((r: { id: string }) => r.id);
+    const tags = (await api.get('/tags')).json().iterable;
+    expect(tags.map((t: { text: string }) => t.text).sort()).toEqual(['Shell', 'cli']);
+    const cli = tags.find((t: { text: string }) => t.text === 'cli');
+    expect(cli.assets.iterable.map((a: { id: string }) => a.id)).toEqual(ids);
+    const shell = tags.find((t: { id: string }) => t.id === existing.id);
+    expect(shell.assets.iterable.map((a: { id: string }) => a.id)).toEqual(ids.filter((_: string, i: number) => i % 5 === 0));
+    const websites = (await api.get('/websites')).json().iterable;
+    expect(websites).toHaveLength(1);
+    expect(websites[0].assets.iterable.map((a: { id: string }) => a.id)).toEqual(ids.filter((_: string, i: number) => i % 2 === 0));
+    const first = (await api.get(`/asset/${ids[0]}`)).json();
+    expect(first.tags.iterable.map((t: { text: string }) => t.text)).toEqual(['cli', 'Shell']);
+    expect(first.websites.iterable.map((w: { url: string }) => w.url)).toEqual([site.url]);
+  });
+
   it('stores nothing when one seed is refused, and says which', async () => {
     const api = await createTestApi();
     const before = await dumpStore(api.store);

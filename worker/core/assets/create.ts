@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { commit } from '../feed/commit.ts';
-import { findOrCreateTag, findOrCreateWebsite } from '../links/labels.ts';
-import { addLink } from '../links/link-records.ts';
+import { labelFinder, tagKey, type LabelFinder } from '../links/labels.ts';
+import { putLink, takePositions } from '../links/link-records.ts';
 import type { Asset, Seed, SeededAnnotation, SeededPerson } from '../model/schemas.ts';
 import * as build from '../model/build.ts';
 import type { AnnotationRecord, AssetRecord, CollectionName, ContentRecord, FormatRecord, PersonRecord } from '../store/records.ts';
@@ -53,7 +53,13 @@ function unlinkedParts(stored: DocumentParts, options: ReadOptions): build.Asset
  * ChangeLog.created). The puts that depend on no read are issued together, not one after another: each
  * awaited put would wait for a round trip to the database.
  */
-export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: PreparedSeed, person?: SeededPerson): Promise<DocumentParts> {
+export async function storeAsset(
+  ctx: ServiceContext,
+  tx: WriteTx,
+  prepared: PreparedSeed,
+  person?: SeededPerson,
+  labels: LabelFinder = labelFinder(ctx, tx),
+): Promise<DocumentParts> {
   const { seeded, content, classification } = prepared;
   const now = ctx.now().toISOString();
   const id = ctx.newId();
@@ -93,24 +99,26 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
   const writes = [tx.put('formats', format), tx.put('contents', stored)];
 
   const metadata = seeded.metadata;
-  // What the asset is linked to, in the order linked (the order a read of its links gives).
-  const linked: Pick<DocumentParts, 'tags' | 'websites' | 'persons'> = { tags: [], websites: [], persons: [] };
   // A tag or website named twice (the same text in another case) is linked once.
-  for (const seedTag of metadata?.tags ?? []) {
-    const tag = await findOrCreateTag(ctx, tx, seedTag);
-    if (!(await addLink(tx, 'tags', tag.id, id))) continue;
-    const record = { ...tag, updated: now };
-    linked.tags.push(record);
-    await tx.put('tags', record);
-  }
-  for (const seedWebsite of metadata?.websites ?? []) {
-    const website = await findOrCreateWebsite(ctx, tx, seedWebsite);
-    if (!(await addLink(tx, 'websites', website.id, id))) continue;
-    const record = { ...website, updated: now };
-    linked.websites.push(record);
-    await tx.put('websites', record);
-  }
-  for (const seedPerson of [...(metadata?.persons ?? []), ...(person ? [person] : [])]) {
+  const tagSeeds = distinctBy(metadata?.tags ?? [], (tag) => tagKey(tag.text));
+  const websiteSeeds = distinctBy(metadata?.websites ?? [], (website) => website.url);
+  const personSeeds = [...(metadata?.persons ?? []), ...(person ? [person] : [])];
+  // The asset's link positions, taken before any other wait: seeds stored side by side take theirs in the
+  // order they were started, so a tag lists an import's assets in the order of its seeds. Tags link
+  // first, then websites, then persons (the order a read of its links gives).
+  const linkCount = tagSeeds.length + websiteSeeds.length + personSeeds.length;
+  const first = linkCount > 0 ? await takePositions(tx, linkCount) : 0;
+  const tags = tagSeeds.map(async (seedTag, i) => {
+    const record = { ...(await labels.tag(seedTag)), updated: now };
+    await Promise.all([putLink(tx, 'tags', record.id, id, first + i), tx.put('tags', record)]);
+    return record;
+  });
+  const websites = websiteSeeds.map(async (seedWebsite, i) => {
+    const record = { ...(await labels.website(seedWebsite)), updated: now };
+    await Promise.all([putLink(tx, 'websites', record.id, id, first + tagSeeds.length + i), tx.put('websites', record)]);
+    return record;
+  });
+  const persons = personSeeds.map(async (seedPerson, i) => {
     const record: PersonRecord = {
       id: ctx.newId(),
       type: seedPerson.type,
@@ -118,10 +126,9 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
       updated: now,
       mechanisms: seedPerson.mechanism ? { [id]: seedPerson.mechanism } : {},
     };
-    await tx.put('persons', record);
-    await addLink(tx, 'persons', record.id, id);
-    linked.persons.push(record);
-  }
+    await Promise.all([putLink(tx, 'persons', record.id, id, first + tagSeeds.length + websiteSeeds.length + i), tx.put('persons', record)]);
+    return record;
+  });
   for (const seedAnnotation of metadata?.annotations ?? []) {
     const annotation = annotationRecord(ctx, id, seedAnnotation);
     annotations.push(annotation);
@@ -130,8 +137,15 @@ export async function storeAsset(ctx: ServiceContext, tx: WriteTx, prepared: Pre
   }
   writes.push(recordActivity(ctx, tx, asset, 'created', seeded.application));
   writes.push(tx.put('assets', asset));
+  const linked = { tags: await Promise.all(tags), websites: await Promise.all(websites), persons: await Promise.all(persons) };
   await Promise.all(writes);
   return { asset, formats: [format], contents: [stored], annotations, ...linked };
+}
+
+/** The items of `items` whose key no item before them had. */
+function distinctBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && (seen.add(key(item)), true));
 }
 
 function annotationRecord(ctx: ServiceContext, assetId: string, seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>): AnnotationRecord {

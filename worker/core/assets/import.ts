@@ -4,6 +4,7 @@ import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
 import type { FlattenedAssets, Seeds } from '../model/schemas.ts';
 import type { DocumentParts } from '../search/documents.ts';
+import { labelFinder } from '../links/labels.ts';
 import { STORE_ASSET_SCOPE, storeAsset } from './create.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
 
@@ -33,18 +34,17 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
   return commit(ctx, async (tx, log) => {
     const out: string[] = new Array(prepared.length);
     const parts: DocumentParts[] = new Array(prepared.length);
+    // Seeds naming the same new tag or website create it once (labelFinder), so every seed is stored side
+    // by side with the others: the transaction's requests flow without waiting for each other.
+    const labels = labelFinder(ctx, tx);
     const store = async (i: number) => {
-      const stored = await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined);
+      const stored = await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined, labels);
       out[i] = stored.asset.id;
       parts[i] = stored;
     };
-    // Seeds that link no tag or website touch only records of their own: stored side by side, so the
-    // transaction's requests flow without waiting for each other. The others share tag and website
-    // records (found or created by text, both sides updated), so they go one at a time.
-    const shares = (p: PreparedSeed) => (p.seeded.metadata?.tags?.length ?? 0) + (p.seeded.metadata?.websites?.length ?? 0) > 0;
-    const apart = prepared.flatMap((p, i) => (shares(p) ? [] : [i]));
-    for (let i = 0; i < apart.length; i += PARALLEL) await Promise.all(apart.slice(i, i + PARALLEL).map(store));
-    for (const [i, p] of prepared.entries()) if (shares(p)) await store(i);
+    for (let i = 0; i < prepared.length; i += PARALLEL) {
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, prepared.length - i) }, (_, j) => store(i + j)));
+    }
     out.forEach((id, i) => log.created(id, parts[i]));
     // Made in the transaction: a keyed request keeps it as its response.
     return build.references(out);

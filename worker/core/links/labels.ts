@@ -28,7 +28,7 @@ export async function findOrCreateTag(
   seed: { text: string; mechanism?: MechanismEnum | null; category?: TagCategoryInput },
 ): Promise<TagRecord> {
   const text = seed.text.trim();
-  const [existing] = await tx.getAllFromIndex('tags', 'folded', foldTag(text), 1);
+  const [existing] = await tx.getAllFromIndex('tags', 'folded', tagKey(text), 1);
   if (existing) return existing;
   const now = ctx.now().toISOString();
   const tag: TagRecord = {
@@ -44,6 +44,31 @@ export async function findOrCreateTag(
   return tag;
 }
 type TagCategoryInput = TagRecord['category'] | null;
+
+/**
+ * Finds or creates the tags and websites of the assets one write stores side by side (an import's
+ * seeds): a text (or URL) several of them name is found or created once, whichever asks first, so they
+ * need not wait for each other. One finder per write: it remembers what it found for that write only.
+ */
+export function labelFinder(ctx: ServiceContext, tx: WriteTx) {
+  const tags = new Map<string, Promise<TagRecord>>();
+  const websites = new Map<string, Promise<WebsiteRecord>>();
+  return {
+    tag(seed: Parameters<typeof findOrCreateTag>[2]): Promise<TagRecord> {
+      const key = tagKey(seed.text);
+      if (!tags.has(key)) tags.set(key, findOrCreateTag(ctx, tx, seed));
+      return tags.get(key)!;
+    },
+    website(seed: Parameters<typeof findOrCreateWebsite>[2]): Promise<WebsiteRecord> {
+      if (!websites.has(seed.url)) websites.set(seed.url, findOrCreateWebsite(ctx, tx, seed));
+      return websites.get(seed.url)!;
+    },
+  };
+}
+export type LabelFinder = ReturnType<typeof labelFinder>;
+
+/** What findOrCreateTag finds a tag's text by: texts of the same key are the same tag. */
+export const tagKey = (text: string) => foldTag(text.trim());
 
 /** Websites are identified by their URL. */
 export async function findOrCreateWebsite(

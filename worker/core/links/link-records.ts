@@ -81,9 +81,13 @@ export async function isLinked(tx: ReadTx, kind: LinkedKind, other: string, asse
 /** Links `asset` with `other` (the newest link on both sides); false when they were linked already. */
 export async function addLink(tx: WriteTx, kind: LinkedKind, other: string, asset: string): Promise<boolean> {
   if (await isLinked(tx, kind, other, asset)) return false;
-  const position = await takePositions(tx);
-  await tx.put('links', linkRecord(kind, other, asset, { asset: position, other: position }));
+  await putLink(tx, kind, other, asset, await takePositions(tx));
   return true;
+}
+
+/** Writes the link of `asset` with `other` at `position` (taken with takePositions) on both sides, unchecked: for a new asset, which has no links yet. */
+export function putLink(tx: WriteTx, kind: LinkedKind, other: string, asset: string, position: number): Promise<void> {
+  return tx.put('links', linkRecord(kind, other, asset, { asset: position, other: position }));
 }
 
 /** Unlinks `asset` from `other`; false when they were not linked. */
