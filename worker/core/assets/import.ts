@@ -3,14 +3,12 @@ import { ApiError } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
 import type { FlattenedAssets, Seeds } from '../model/schemas.ts';
-import type { DocumentParts } from '../search/documents.ts';
 import { labelFinder } from '../links/labels.ts';
 import { STORE_ASSET_SCOPE, storeAsset } from './create.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
 
 /** At most this many seeds in one import (one transaction). */
 export const MAX_IMPORT = 5000;
-const PARALLEL = 64;
 
 /**
  * `POST /assets/import` (a Tessera extension, not in the SDK): creates an asset from each seed of a Seeds
@@ -32,19 +30,11 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     }
   }
   return commit(ctx, async (tx, log) => {
-    const out: string[] = new Array(prepared.length);
-    const parts: DocumentParts[] = new Array(prepared.length);
     // Seeds naming the same new tag or website create it once (labelFinder), so every seed is stored side
     // by side with the others: the transaction's requests flow without waiting for each other.
     const labels = labelFinder(ctx, tx);
-    const store = async (i: number) => {
-      const stored = await storeAsset(ctx, tx, prepared[i]!, seeds.iterable[i]!.person ?? undefined, labels);
-      out[i] = stored.asset.id;
-      parts[i] = stored;
-    };
-    for (let i = 0; i < prepared.length; i += PARALLEL) {
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, prepared.length - i) }, (_, j) => store(i + j)));
-    }
+    const parts = await Promise.all(prepared.map((p, i) => storeAsset(ctx, tx, p, seeds.iterable[i]!.person ?? undefined, labels)));
+    const out = parts.map((stored) => stored.asset.id);
     out.forEach((id, i) => log.created(id, parts[i]));
     // Made in the transaction: a keyed request keeps it as its response.
     return build.references(out);

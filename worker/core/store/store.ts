@@ -33,6 +33,10 @@ export interface ReadTx {
   countFromIndex<C extends IndexedCollection>(collection: C, index: IndexName<C>, query: IndexQuery): Promise<number>;
 }
 
+/**
+ * A write's changes. Their promises may settle as soon as the change is asked for (IndexedDB): a change
+ * the database then refuses fails the whole write, and a read later in the transaction sees it either way.
+ */
 export interface WriteTx extends ReadTx {
   put<C extends CollectionName>(collection: C, record: Collections[C]): Promise<void>;
   delete(collection: CollectionName, id: string): Promise<void>;
