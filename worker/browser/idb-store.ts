@@ -217,15 +217,9 @@ export class IdbStore implements Store {
     const bare = unwrap(tx);
     const writer: WriteTx = {
       ...reader(tx),
-      put: async (c, record) => {
-        bare.objectStore(c).put(record);
-      },
-      delete: async (c, id) => {
-        bare.objectStore(c).delete(id);
-      },
-      deleteUpTo: async (c, id) => {
-        bare.objectStore(c).delete(IDBKeyRange.upperBound(id));
-      },
+      put: (c, record) => issued(() => bare.objectStore(c).put(record)),
+      delete: (c, id) => issued(() => bare.objectStore(c).delete(id)),
+      deleteUpTo: (c, id) => issued(() => bare.objectStore(c).delete(IDBKeyRange.upperBound(id))),
     };
     let result: T;
     try {
@@ -249,6 +243,18 @@ export class IdbStore implements Store {
     this.closed = true;
     this.db?.close();
     this.db = undefined;
+  }
+}
+
+const ISSUED = Promise.resolve();
+
+/** A change asked for: settled at once (one promise for all of them), or rejected when asking throws. */
+function issued(ask: () => unknown): Promise<void> {
+  try {
+    ask();
+    return ISSUED;
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

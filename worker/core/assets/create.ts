@@ -109,13 +109,13 @@ export async function storeAsset(
   const linkCount = tagSeeds.length + websiteSeeds.length + personSeeds.length;
   const first = linkCount > 0 ? await takePositions(tx, linkCount) : 0;
   const tags = tagSeeds.map(async (seedTag, i) => {
-    const record = { ...(await labels.tag(seedTag)), updated: now };
-    await Promise.all([putLink(tx, 'tags', record.id, id, first + i), tx.put('tags', record)]);
+    const record = await labels.tag(seedTag);
+    await putLink(tx, 'tags', record.id, id, first + i);
     return record;
   });
   const websites = websiteSeeds.map(async (seedWebsite, i) => {
-    const record = { ...(await labels.website(seedWebsite)), updated: now };
-    await Promise.all([putLink(tx, 'websites', record.id, id, first + tagSeeds.length + i), tx.put('websites', record)]);
+    const record = await labels.website(seedWebsite);
+    await putLink(tx, 'websites', record.id, id, first + tagSeeds.length + i);
     return record;
   });
   const persons = personSeeds.map(async (seedPerson, i) => {

@@ -46,21 +46,28 @@ export async function findOrCreateTag(
 type TagCategoryInput = TagRecord['category'] | null;
 
 /**
- * Finds or creates the tags and websites of the assets one write stores side by side (an import's
- * seeds): a text (or URL) several of them name is found or created once, whichever asks first, so they
- * need not wait for each other. One finder per write: it remembers what it found for that write only.
+ * The tags and websites the assets of one write link to (an import's seeds), found or created by text (or
+ * URL) and marked updated by the write: each once, whichever seed asks first, so the seeds need not wait
+ * for each other and a tag that many of them name is put once. One finder per write: it remembers what
+ * it found for that write only.
  */
 export function labelFinder(ctx: ServiceContext, tx: WriteTx) {
+  const now = ctx.now().toISOString();
   const tags = new Map<string, Promise<TagRecord>>();
   const websites = new Map<string, Promise<WebsiteRecord>>();
+  const touch = async <C extends 'tags' | 'websites'>(collection: C, found: Promise<Collections[C]>): Promise<Collections[C]> => {
+    const record = { ...(await found), updated: now };
+    await tx.put(collection, record);
+    return record;
+  };
   return {
     tag(seed: Parameters<typeof findOrCreateTag>[2]): Promise<TagRecord> {
       const key = tagKey(seed.text);
-      if (!tags.has(key)) tags.set(key, findOrCreateTag(ctx, tx, seed));
+      if (!tags.has(key)) tags.set(key, touch('tags', findOrCreateTag(ctx, tx, seed)));
       return tags.get(key)!;
     },
     website(seed: Parameters<typeof findOrCreateWebsite>[2]): Promise<WebsiteRecord> {
-      if (!websites.has(seed.url)) websites.set(seed.url, findOrCreateWebsite(ctx, tx, seed));
+      if (!websites.has(seed.url)) websites.set(seed.url, touch('websites', findOrCreateWebsite(ctx, tx, seed)));
       return websites.get(seed.url)!;
     },
   };
