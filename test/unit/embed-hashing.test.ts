@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosine, dot } from '../../worker/core/embed/embedder.ts';
 import { fnv1a, HashingEmbedder, words } from '../../worker/core/embed/hashing.ts';
+import { CSV_SNIPPET, GO_SNIPPET, PYTHON_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET } from '../support/seeds.ts';
 
 const norm = (v: Float32Array) => Math.sqrt(dot(v, v));
 
@@ -45,6 +46,21 @@ describe('hashing embedder', () => {
     v.forEach((x, i) => (checksum += x * (i + 1)));
     expect(checksum).toBeCloseTo(-154.1739, 3);
     expect(v.filter((x) => x !== 0).length).toBe(42);
+  });
+
+  it('gives bit-identical vectors for many texts (a pin of every component, not only a checksum)', () => {
+    // Texts long and short, with repeated features (counts above one), Unicode, and many distinct
+    // features (more than any table's first size): the exact bits of all vectors, hashed.
+    const texts = [
+      PYTHON_SNIPPET, GO_SNIPPET, YAML_SNIPPET, RETRY_SNIPPET, CSV_SNIPPET,
+      'x', 'aa aa aa aa', 'Größe über_alles naïve café', 'parseHTTPResponse2 XMLHttpRequest kebab-case',
+      Array.from({ length: 400 }, (_, i) => `identifier${i} value_${i * 7} CamelCase${i % 13}`).join(' '),
+    ];
+    let hash = 0x811c9dc5;
+    for (const text of texts) {
+      for (const byte of new Uint8Array(embedder.embedOne(text).buffer)) hash = Math.imul(hash ^ byte, 0x01000193);
+    }
+    expect((hash >>> 0).toString(16)).toBe('f65a67a9');
   });
 
   it('gives the zero vector for a text without words', async () => {
