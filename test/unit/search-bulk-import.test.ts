@@ -30,11 +30,11 @@ describe('POST /assets/import', () => {
     expect((await api.post('/assets/import', { iterable: [] })).json().iterable).toEqual([]);
   });
 
-  it('seeds naming the same tag or website share one, created once, and it lists their assets in seed order', async () => {
+  it('seeds naming the same tag or website share one, created once, and it lists their assets in seed order (across slices)', async () => {
     const api = await createTestApi();
     const existing = (await api.post('/tags/create', { text: 'Shell' })).json();
     const site = { url: 'https://example.com/docs', name: 'docs' };
-    const seeds = Array.from({ length: 70 }, (_, i) =>
+    const seeds = Array.from({ length: 250 }, (_, i) =>
       fragmentSeed(`echo ${i}`, {
         // The same new tag in three spellings (one seed names it twice), an existing tag, a website.
         tags: [{ text: ['cli', 'CLI', ' Cli '][i % 3]! }, ...(i % 5 === 0 ? [{ text: 'cli' }, { text: 'shell' }] : [])],

@@ -3,12 +3,15 @@ import { ApiError } from '../errors.ts';
 import { commit } from '../feed/commit.ts';
 import * as build from '../model/build.ts';
 import type { FlattenedAssets, Seeds } from '../model/schemas.ts';
+import type { DocumentParts } from '../search/documents.ts';
 import { labelFinder } from '../links/labels.ts';
 import { STORE_ASSET_SCOPE, storeAsset } from './create.ts';
 import { prepareSeed, type PreparedSeed } from './prepare.ts';
 
 /** At most this many seeds in one import (one transaction). */
 export const MAX_IMPORT = 5000;
+/** Seeds stored between two chances for other requests to run (see importAssets). */
+const SLICE = 100;
 
 /**
  * `POST /assets/import` (a Tessera extension, not in the SDK): creates an asset from each seed of a Seeds
@@ -30,10 +33,18 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     }
   }
   return commit(ctx, async (tx, log) => {
-    // Seeds naming the same new tag or website create it once (labelFinder), so every seed is stored side
-    // by side with the others: the transaction's requests flow without waiting for each other.
+    // Seeds naming the same new tag or website create it once (labelFinder), so the seeds of a slice are
+    // stored side by side: the transaction's requests flow without waiting for each other.
     const labels = labelFinder(ctx, tx);
-    const parts = await Promise.all(prepared.map((p, i) => storeAsset(ctx, tx, p, seeds.iterable[i]!.person ?? undefined, labels)));
+    const parts: DocumentParts[] = [];
+    for (let i = 0; i < prepared.length; i += SLICE) {
+      // Between slices the import waits for one read of its transaction: that answer comes as a task, so a
+      // request that arrived meanwhile (a search as the user types) is answered then, not after the whole
+      // import. (Waiting on anything outside the transaction, a timer, would end it.)
+      if (i > 0) await tx.count('meta');
+      const slice = prepared.slice(i, i + SLICE);
+      parts.push(...(await Promise.all(slice.map((p, j) => storeAsset(ctx, tx, p, seeds.iterable[i + j]!.person ?? undefined, labels)))));
+    }
     const out = parts.map((stored) => stored.asset.id);
     out.forEach((id, i) => log.created(id, parts[i]));
     // Made in the transaction: a keyed request keeps it as its response.
