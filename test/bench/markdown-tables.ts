@@ -8,7 +8,8 @@ export const time = (x: number) => (x >= 2000 ? sec(x / 1000) : ms(x));
 export const mb = (x: number) => `${x.toFixed(1)} MB`;
 export const kb = (bytes: number) => `${num(bytes / 1000)} KB`;
 export const pct = (x: number | undefined) => (x === undefined ? '?' : `${x.toFixed(1)}%`);
-export const ratio = (x: number) => `${x.toFixed(2)}×`;
+/** `1.23×`, or n/a for a ratio not measured (NaN in the run, null once it went through results.json). */
+export const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : 'n/a');
 export const code = (s: string) => `\`${s}\``;
 export const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
