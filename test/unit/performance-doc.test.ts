@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, renderFigures, START_MARKER, withFigures, type BenchResults } from '../bench/performance-doc.ts';
 import { parseDetectAccuracy } from '../bench/performance-sections.ts';
+import { ratio } from '../bench/markdown-tables.ts';
 
 const stat = (p50: number, p95 = p50, n = 10) => ({ n, p50, p95, mean: p50, min: p50, max: p95 });
 const results: BenchResults = {
@@ -36,7 +37,13 @@ describe('docs/performance.md from the bench results', () => {
     expect(md).toContain('2026-11-25 03:04 UTC: Chromium 140.0, Node v20.19.0, 2 x Test CPU.');
     expect(md).toContain('read 12.5%');
     expect(md).toContain('Other work took over 10% of the machine during read');
-    expect(md).toMatch(/\| ratio p50 1\.25 \(5\.00 ms vs 4\.00 ms\), p95 1\.20 \| 600 pairs \| ≤ 1\.3: met \(p50 and p95\) \|/);
+    expect(md).toMatch(/\| ratio p50 1\.25 \(5\.00 ms vs 4\.00 ms\), p95 1\.20 \| 600 pairs \| p50 ≤ 1\.3: met; p95 ≤ 1\.3: met \|/);
+  });
+
+  it('writes a ratio that was not measured as n/a, in the run (NaN) and from results.json (null)', () => {
+    expect(ratio(2.154)).toBe('2.15×');
+    expect(ratio(NaN)).toBe('n/a');
+    expect(ratio(JSON.parse(JSON.stringify({ x: NaN })).x)).toBe('n/a');
   });
 
   it('keeps every section heading, saying when the run did not measure it', () => {
