@@ -63,6 +63,13 @@ describe('hashing embedder', () => {
     expect((hash >>> 0).toString(16)).toBe('f65a67a9');
   });
 
+  it('gives a text the same vector after a very long one as in a fresh embedder (its tables are let go)', () => {
+    const reused = new HashingEmbedder();
+    const long = Array.from({ length: 30_000 }, (_, i) => `w${i.toString(36)}x`).join(' ');
+    expect(reused.embedOne(long).some((x) => x !== 0)).toBe(true);
+    expect(Array.from(reused.embedOne(PYTHON_SNIPPET))).toEqual(Array.from(new HashingEmbedder().embedOne(PYTHON_SNIPPET)));
+  });
+
   it('gives the zero vector for a text without words', async () => {
     const [v] = await embedder.embed(['  ... ;; ']);
     expect(norm(v!)).toBe(0);

@@ -85,6 +85,28 @@ describe.each(Object.entries(STORES))('user writes that wait share a transaction
     expect(await store.read((tx) => readSeq(tx))).toBe(5);
   });
 
+  it('a shared transaction that one write ended early (it awaited a timer) is not run again: no write applies twice', async () => {
+    const { ctx } = await contextOn(open);
+    const count = () => ctx.store.read(async (tx) => Number((await tx.get('meta', 'n'))?.value ?? 0), ['meta']);
+    const increment = () =>
+      batchedWrite(ctx.store, async (tx) => {
+        await tx.put('meta', { id: 'n', value: Number((await tx.get('meta', 'n'))?.value ?? 0) + 1 });
+      }, ['meta']);
+    const waitsOutside = () =>
+      batchedWrite(ctx.store, async (tx) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await tx.put('meta', { id: 'late', value: 1 });
+      }, ['meta']);
+    const alone = increment(); // runs at once; the three below wait for it and share the next transaction
+    const settled = await Promise.allSettled([alone, increment(), waitsOutside(), increment()]);
+    expect(settled[0]!.status).toBe('fulfilled');
+    expect(settled.slice(1).map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ name: expect.stringMatching(/^(TransactionInactiveError|InvalidStateError)$/) });
+    // The shared increment before the wait may be committed (the contract), but none ran twice.
+    expect(await count()).toBeLessThanOrEqual(2);
+    expect(await ctx.store.read((tx) => tx.get('meta', 'late'))).toBeUndefined();
+  });
+
   it('a shared transaction covers the collections of all its writes', async () => {
     const { ctx } = await contextOn(open);
     const results = await Promise.all([

@@ -51,7 +51,8 @@ function unlinkedParts(stored: DocumentParts, options: ReadOptions): build.Asset
  * Stores a prepared seed as a new asset with its format, content, links and first activity, in the
  * caller's transaction; answers what it wrote (all its search document and vectors are made of, for
  * ChangeLog.created). The puts that depend on no read are issued together, not one after another: each
- * awaited put would wait for a round trip to the database.
+ * awaited put would wait for a round trip to the database. Assets stored side by side in one write (an
+ * import) share one `labels` finder, so a tag they all name is found or created once.
  */
 export async function storeAsset(
   ctx: ServiceContext,
@@ -137,15 +138,18 @@ export async function storeAsset(
   }
   writes.push(recordActivity(ctx, tx, asset, 'created', seeded.application));
   writes.push(tx.put('assets', asset));
-  const linked = { tags: await Promise.all(tags), websites: await Promise.all(websites), persons: await Promise.all(persons) };
-  await Promise.all(writes);
-  return { asset, formats: [format], contents: [stored], annotations, ...linked };
+  // All awaited together: one that fails leaves no other's failure unheard (an unhandled rejection in Node).
+  const [linkedTags, linkedWebsites, linkedPersons] = await Promise.all([Promise.all(tags), Promise.all(websites), Promise.all(persons), Promise.all(writes)]);
+  return { asset, formats: [format], contents: [stored], annotations, tags: linkedTags, websites: linkedWebsites, persons: linkedPersons };
 }
 
 /** The items of `items` whose key no item before them had. */
 function distinctBy<T>(items: readonly T[], key: (item: T) => string): T[] {
   const seen = new Set<string>();
-  return items.filter((item) => !seen.has(key(item)) && (seen.add(key(item)), true));
+  return items.filter((item) => {
+    const k = key(item);
+    return !seen.has(k) && (seen.add(k), true);
+  });
 }
 
 function annotationRecord(ctx: ServiceContext, assetId: string, seed: Pick<SeededAnnotation, 'type' | 'text' | 'mechanism'>): AnnotationRecord {

@@ -38,9 +38,9 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     const labels = labelFinder(ctx, tx);
     const parts: DocumentParts[] = [];
     for (let i = 0; i < prepared.length; i += SLICE) {
-      // Between slices the import waits for one read of its transaction: that answer comes as a task, so a
-      // request that arrived meanwhile (a search as the user types) is answered then, not after the whole
-      // import. (Waiting on anything outside the transaction, a timer, would end it.)
+      // Between slices the import waits for one read of its transaction: in IndexedDB (and PostgreSQL) that
+      // answer comes as a task, so a request that arrived meanwhile (a search as the user types) is answered
+      // then, not after the whole import. (Waiting on anything outside the transaction, a timer, would end it.)
       if (i > 0) await tx.count('meta');
       const slice = prepared.slice(i, i + SLICE);
       parts.push(...(await Promise.all(slice.map((p, j) => storeAsset(ctx, tx, p, seeds.iterable[i + j]!.person ?? undefined, labels)))));

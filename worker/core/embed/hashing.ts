@@ -54,6 +54,9 @@ const BOUNDARY = 0x1f; // frames a part for its n-grams, a code no word contains
  * count, in typed arrays that one embedder reuses for every text (the Map's allocations were most of the
  * embedder's time). Visiting in first-seen order keeps the vector's float sums, so the bits, as before.
  */
+/** Tables larger than this (a text of tens of thousands of features) are not kept for the next text. */
+const MAX_KEPT_SLOTS = 1 << 16;
+
 class FeatureCounts {
   private hashes = new Uint32Array(256);
   /** 0: an empty slot. */
@@ -76,26 +79,33 @@ class FeatureCounts {
     for (let i = 0; i < this.size; i++) fn(this.hashes[this.order[i]!]!, this.counts[this.order[i]!]!);
   }
 
-  /** Empties it for the next text (the slots used only). */
+  /** Empties it for the next text: the slots used only, or new small tables after a very long text. */
   clear(): void {
+    if (this.hashes.length > MAX_KEPT_SLOTS) this.use(new Uint32Array(256), new Uint32Array(256), new Uint32Array(256), 0);
     for (let i = 0; i < this.size; i++) this.counts[this.order[i]!] = 0;
     this.size = 0;
   }
 
   private grow(): void {
     const { hashes, counts, order, size } = this;
-    this.hashes = new Uint32Array(hashes.length * 2);
-    this.counts = new Uint32Array(hashes.length * 2);
-    this.order = new Uint32Array(hashes.length * 2);
-    this.size = 0;
+    const length = hashes.length * 2;
+    const [newHashes, newCounts, newOrder] = [new Uint32Array(length), new Uint32Array(length), new Uint32Array(length)];
     for (let i = 0; i < size; i++) {
-      const mask = this.hashes.length - 1;
-      let slot = hashes[order[i]!]! & mask;
-      while (this.counts[slot] !== 0) slot = (slot + 1) & mask;
-      this.hashes[slot] = hashes[order[i]!]!;
-      this.counts[slot] = counts[order[i]!]!;
-      this.order[this.size++] = slot;
+      let slot = hashes[order[i]!]! & (length - 1);
+      while (newCounts[slot] !== 0) slot = (slot + 1) & (length - 1);
+      newHashes[slot] = hashes[order[i]!]!;
+      newCounts[slot] = counts[order[i]!]!;
+      newOrder[i] = slot;
     }
+    this.use(newHashes, newCounts, newOrder, size);
+  }
+
+  /** Swaps in tables already filled, all at once (an allocation that fails leaves the old ones whole). */
+  private use(hashes: Uint32Array<ArrayBuffer>, counts: Uint32Array<ArrayBuffer>, order: Uint32Array<ArrayBuffer>, size: number): void {
+    this.hashes = hashes;
+    this.counts = counts;
+    this.order = order;
+    this.size = size;
   }
 }
 
@@ -139,6 +149,9 @@ export class HashingEmbedder implements Embedder {
   private readonly ngramWeight: number;
   /** Why it is the active embedder (set by selectEmbedder). */
   reason: string | undefined;
+  /** Feature hash -> count for the text being embedded, one per weight class (reused: embedOne is synchronous). */
+  private readonly wordCounts = new FeatureCounts();
+  private readonly ngramCounts = new FeatureCounts();
 
   constructor(options: HashingOptions = {}) {
     this.dimensions = options.dimensions ?? 1024;
@@ -180,6 +193,9 @@ export class HashingEmbedder implements Embedder {
   embedOne(text: string): Float32Array {
     // The 32-bit hash identifies a feature (a collision merely merges two counts).
     const { wordCounts, ngramCounts } = this;
+    // Emptied first: a call that threw part-way leaves nothing behind for this one.
+    wordCounts.clear();
+    ngramCounts.clear();
     const ngrams = this.ngramMax > 0 && this.ngramWeight > 0;
     for (const { whole, parts } of identifiers(text)) {
       if (parts.length > 1) wordCounts.add(fnv1a(whole, SEED_IDENT));
@@ -191,14 +207,8 @@ export class HashingEmbedder implements Embedder {
     const vector = new Float32Array(this.dimensions);
     this.scatter(vector, wordCounts, this.wordWeight);
     this.scatter(vector, ngramCounts, this.ngramWeight);
-    wordCounts.clear();
-    ngramCounts.clear();
     return normalize(vector);
   }
-
-  /** Feature hash -> count for the text being embedded, one per weight class (reused: embedOne is synchronous). */
-  private readonly wordCounts = new FeatureCounts();
-  private readonly ngramCounts = new FeatureCounts();
 
   private scatter(vector: Float32Array, counts: FeatureCounts, weight: number): void {
     counts.forEach((hash, count) => {

@@ -28,7 +28,7 @@ export async function findOrCreateTag(
   seed: { text: string; mechanism?: MechanismEnum | null; category?: TagCategoryInput },
 ): Promise<TagRecord> {
   const text = seed.text.trim();
-  const [existing] = await tx.getAllFromIndex('tags', 'folded', tagKey(text), 1);
+  const [existing] = await tx.getAllFromIndex('tags', 'folded', foldTag(text), 1);
   if (existing) return existing;
   const now = ctx.now().toISOString();
   const tag: TagRecord = {

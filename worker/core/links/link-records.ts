@@ -85,7 +85,10 @@ export async function addLink(tx: WriteTx, kind: LinkedKind, other: string, asse
   return true;
 }
 
-/** Writes the link of `asset` with `other` at `position` (taken with takePositions) on both sides, unchecked: for a new asset, which has no links yet. */
+/**
+ * Writes the link of `asset` with `other` at `position` (taken with takePositions) on both sides,
+ * unchecked: for a new asset, which has no links yet; the caller links each `other` once.
+ */
 export function putLink(tx: WriteTx, kind: LinkedKind, other: string, asset: string, position: number): Promise<void> {
   return tx.put('links', linkRecord(kind, other, asset, { asset: position, other: position }));
 }

@@ -9,8 +9,10 @@
  * atomic: when one of a shared transaction's writes throws (a 404, a known idempotency key, a dry run) the
  * store discards the transaction, and every write of it runs again alone, so only that one fails.
  * A write's function may therefore run twice; it must keep its effects to the transaction and its result
- * (as every `commit` does). Background writes (the search snapshot, vectors, the relevant ring) keep
- * their own transactions, on their own collections.
+ * (as every `commit` does). Not when a write ended the transaction early (it awaited something outside
+ * it, a bug): what ran before may be committed, so every write of that transaction fails instead.
+ * Background writes (the search snapshot, vectors, the relevant ring) keep their own transactions, on
+ * their own collections.
  */
 import type { CollectionName } from './records.ts';
 import type { Store, WriteTx } from './store.ts';
@@ -50,8 +52,10 @@ class WriteBatches {
   private async run(batch: Pending[]): Promise<void> {
     if (batch.length === 1) return this.alone(batch[0]!);
     let results: unknown[];
+    let started = false;
     try {
       results = await this.store.write(async (tx) => {
+        started = true;
         const ends: (() => Promise<void>)[] = [];
         sharedEnds.set(tx, ends);
         const out: unknown[] = [];
@@ -59,7 +63,10 @@ class WriteBatches {
         for (const end of ends) await end();
         return out;
       }, unionOf(batch));
-    } catch {
+    } catch (error) {
+      // A write that awaited something outside the transaction ended it early (a bug in that write): what
+      // ran before may be committed (the store contract), so nothing runs again, which could apply it twice.
+      if (started && endedEarly(error)) return batch.forEach((write) => write.reject(error));
       for (const write of batch) await this.alone(write);
       return;
     }
@@ -73,6 +80,12 @@ class WriteBatches {
       write.reject(error);
     }
   }
+}
+
+/** The error of a call on a transaction that had ended (IndexedDB's names, which every store uses). */
+function endedEarly(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'TransactionInactiveError' || name === 'InvalidStateError';
 }
 
 /** What the writes of a shared transaction left for its end (`atSharedEnd`), by transaction. */
