@@ -138,8 +138,10 @@ function headline(r: BenchResults): string {
     const c = sdkCreates;
     rows.push([
       `official SDK creates (${code('assetsCreateNewAsset')}), ${c.inFlight} in flight, language detection on`,
-      `${num(c.sdk.perSecond)} assets/s (the same by plain ${code('fetch')}, alternating rounds: ${num(c.fetch.perSecond)} assets/s)`,
-      `${num(c.sdk.creates)}; ${num(c.fetch.creates)}`,
+      `${num(c.sdk.perSecond)} assets/s (the same by plain ${code('fetch')}, alternating rounds: ${num(c.fetch.perSecond)} assets/s` +
+        (c.echo ? `; the same bodies POSTed to the echo route, the transport's ceiling: ${num(c.echo.perSecond)} requests/s` : '') +
+        ')',
+      `${num(c.sdk.creates)}; ${num(c.fetch.creates)}${c.echo ? `; ${num(c.echo.creates)}` : ''}`,
       verdict(c.sdk.perSecond, 500, 'min', ' assets/s'),
     ]);
   }

@@ -4,9 +4,11 @@
  * fresh browser context so the library it grows touches no other section. A section of test/bench/run.ts
  * (`benchSdkCreates`; issue 17's target: 8 in flight, at least 500 assets/s).
  *
- * Rounds alternate between the SDK's `assetsCreateNewAsset` and the same request by plain `fetch`
- * (the baseline: what the SDK's own work adds), each round `perRound` creates with `inFlight` at a time;
- * assets/s is creates over the round's wall time in the page.
+ * Rounds alternate between the SDK's `assetsCreateNewAsset`, the same request by plain `fetch` (the
+ * baseline: what the SDK's own work adds), and the same bodies POSTed to the echo route, which the worker
+ * answers once it has read the body, without the app (the transport's ceiling: no create can go faster);
+ * each round `perRound` requests with `inFlight` at a time; per second is requests over the round's wall
+ * time in the page.
  */
 import type { Browser } from 'playwright-core';
 import { sdkBundle } from '../support/sdk-bundle.ts';
@@ -20,10 +22,14 @@ export interface SdkCreates {
   /** Creates per client over all its rounds, and their assets/s (all its creates over all its time). */
   sdk: { creates: number; perSecond: number; roundsPerSecond: number[] };
   fetch: { creates: number; perSecond: number; roundsPerSecond: number[] };
+  /** The same bodies POSTed to `/api/__echo`: requests, not creates. */
+  echo: { creates: number; perSecond: number; roundsPerSecond: number[] };
 }
 
-/** Page side: `bodies` created with `inFlight` at a time, by the SDK or by fetch; ms in all. */
-function pageCreateRound(args: { bodies: string[]; inFlight: number; viaSdk: boolean }): Promise<number> {
+type Client = keyof Omit<SdkCreates, 'inFlight'>;
+
+/** Page side: `bodies` created with `inFlight` at a time, by the SDK or by fetch (or POSTed to the echo route); ms in all. */
+function pageCreateRound(args: { bodies: string[]; inFlight: number; via: Client }): Promise<number> {
   return (async () => {
     type Sdk = {
       Configuration: new (o: { basePath: string }) => unknown;
@@ -32,10 +38,11 @@ function pageCreateRound(args: { bodies: string[]; inFlight: number; viaSdk: boo
     const sdk = (window as unknown as { PiecesSDK: Sdk }).PiecesSDK;
     const assets = new sdk.AssetsApi(new sdk.Configuration({ basePath: `${location.origin}/api` }));
     const createOne = async (body: string): Promise<string> => {
-      if (args.viaSdk) return (await assets.assetsCreateNewAsset({ seed: JSON.parse(body), transferables: false })).id;
-      const response = await fetch('/api/assets/create?transferables=false', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      if (args.via === 'sdk') return (await assets.assetsCreateNewAsset({ seed: JSON.parse(body), transferables: false })).id;
+      const url = args.via === 'echo' ? '/api/__echo' : '/api/assets/create?transferables=false';
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       if (!response.ok) throw new Error(`create: ${response.status} ${(await response.text()).slice(0, 200)}`);
-      return ((await response.json()) as { id: string }).id;
+      return args.via === 'echo' ? (await response.text(), 'echo') : ((await response.json()) as { id: string }).id;
     };
     let next = 0;
     const t0 = performance.now();
@@ -69,24 +76,27 @@ export async function benchSdkCreates(args: {
     await page.evaluate(() => (window as unknown as { tessera: { ready(): Promise<void> } }).tessera.ready());
     await page.addScriptTag({ content: await sdkBundle() });
     // Warm-up: the language model loads on the first create.
-    await page.evaluate(pageCreateRound, { bodies: bodies.slice(0, IN_FLIGHT), inFlight: IN_FLIGHT, viaSdk: true });
-    const rounds = { sdk: [] as number[], fetch: [] as number[] };
+    await page.evaluate(pageCreateRound, { bodies: bodies.slice(0, IN_FLIGHT), inFlight: IN_FLIGHT, via: 'sdk' as Client });
+    const rounds: Record<Client, number[]> = { sdk: [], fetch: [], echo: [] };
     let at = IN_FLIGHT;
-    for (let r = 0; r < 2 * ROUNDS; r++) {
-      const viaSdk = r % 2 === 0;
-      const round = bodies.slice(at, at + PER_ROUND);
-      at += PER_ROUND;
-      (viaSdk ? rounds.sdk : rounds.fetch).push(await page.evaluate(pageCreateRound, { bodies: round, inFlight: IN_FLIGHT, viaSdk }));
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const via of ['sdk', 'fetch'] as const) {
+        rounds[via].push(await page.evaluate(pageCreateRound, { bodies: bodies.slice(at, at + PER_ROUND), inFlight: IN_FLIGHT, via }));
+        at += PER_ROUND;
+      }
+      // The echo creates nothing: the fetch round's bodies again.
+      rounds.echo.push(await page.evaluate(pageCreateRound, { bodies: bodies.slice(at - PER_ROUND, at), inFlight: IN_FLIGHT, via: 'echo' as Client }));
     }
     const summary = (ms: number[]) => ({
       creates: ms.length * PER_ROUND,
       perSecond: Math.round((ms.length * PER_ROUND) / (ms.reduce((a, b) => a + b, 0) / 1000)),
       roundsPerSecond: ms.map((t) => Math.round(PER_ROUND / (t / 1000))),
     });
-    const result: SdkCreates = { inFlight: IN_FLIGHT, sdk: summary(rounds.sdk), fetch: summary(rounds.fetch) };
-    phase(`Creates through the official SDK — assetsCreateNewAsset, ${IN_FLIGHT} in flight, language detection on, fresh context; rounds of ${PER_ROUND} alternating with plain fetch`);
+    const result: SdkCreates = { inFlight: IN_FLIGHT, sdk: summary(rounds.sdk), fetch: summary(rounds.fetch), echo: summary(rounds.echo) };
+    phase(`Creates through the official SDK — assetsCreateNewAsset, ${IN_FLIGHT} in flight, language detection on, fresh context; rounds of ${PER_ROUND} alternating with plain fetch and with the echo route`);
     log(`  SDK    ${result.sdk.perSecond} assets/s (n=${result.sdk.creates}; rounds ${result.sdk.roundsPerSecond.join(', ')})   target ≥ 500: ${result.sdk.perSecond >= 500 ? 'met' : 'NOT met'}`);
     log(`  fetch  ${result.fetch.perSecond} assets/s (n=${result.fetch.creates}; rounds ${result.fetch.roundsPerSecond.join(', ')})`);
+    log(`  echo   ${result.echo.perSecond} requests/s (n=${result.echo.creates}; rounds ${result.echo.roundsPerSecond.join(', ')}): the same bodies POSTed to /api/__echo, the transport's ceiling; SDK creates at ${Math.round((100 * result.sdk.perSecond) / result.echo.perSecond)}% of it`);
     return result;
   } finally {
     await context.close();

@@ -24,11 +24,18 @@ test('an unknown route under the base is a JSON 404 from the worker', async ({ a
   expect(JSON.parse(nope.body)).toMatchObject({ error: { status: 404 } });
 });
 
-test('the echo route answers {} without the app', async ({ appPage }) => {
+test('the echo route answers {} without the app, to a GET and to a POST with a body', async ({ appPage }) => {
   const echo = await get(appPage, '/api/__echo');
   expect(echo.status).toBe(200);
   expect(echo.type).toContain('application/json');
   expect(JSON.parse(echo.body)).toEqual({});
+  const posted = await appPage.evaluate(async () => {
+    const response = await fetch('/api/__echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 'y'.repeat(5000) }) });
+    return { status: response.status, body: await response.text() };
+  });
+  expect(posted).toEqual({ status: 200, body: '{}' });
+  // Not an API route: the app's 404 for other methods.
+  expect(await appPage.evaluate(async () => (await fetch('/api/__echo', { method: 'PUT', body: 'x' })).status)).toBe(404);
 });
 
 test('requests outside the base pass through to the network', async ({ appPage }) => {

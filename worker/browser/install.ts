@@ -48,6 +48,7 @@ export interface TesseraOptions {
  * `GET <base>/__echo` -> 200 `{}`, answered without touching the app or IndexedDB. It measures the
  * transport floor of the fetch path (page -> worker -> page) for the benchmark; not part of the API. Its
  * body is a stream, as the API's cached bodies are (routes/http.ts jsonBytes): the cheaper body for Chromium.
+ * `POST` reads the request's body first and answers the same: the floor of a write's transport (a create).
  */
 const ECHO = '/__echo';
 const ECHO_BODY = new TextEncoder().encode('{}');
@@ -76,8 +77,9 @@ export function installTessera(scope: ServiceWorkerGlobalScope, options: Tessera
     const url = new URL(request.url);
     const path = apiUrlPath(url, paths, scope.location.origin);
     if (path === undefined) return;
-    if (path === `${paths.base}${ECHO}` && request.method === 'GET') {
-      event.respondWith(new Response(oneChunk(ECHO_BODY), { headers: { 'content-type': 'application/json', 'content-length': '2' } }));
+    if (path === `${paths.base}${ECHO}` && (request.method === 'GET' || request.method === 'POST')) {
+      const echo = () => new Response(oneChunk(ECHO_BODY), { headers: { 'content-type': 'application/json', 'content-length': '2' } });
+      event.respondWith(request.method === 'GET' ? echo() : request.arrayBuffer().then(echo));
       return;
     }
     const moved = url.origin === scope.location.origin && path === url.pathname ? request : underBase(request, url, new URL(path, scope.location.origin));
