@@ -122,7 +122,30 @@ export function streamsSection(s: BenchResults['streams']): string | undefined {
   ].join('\n');
 }
 
-export function uncachedSection(u: UncachedReads | undefined): string | undefined {
+/**
+ * What fetch / rpc comes to when both read IndexedDB, from the transports alone (the cached p50s) and the
+ * fastest read of such records measured in the same run (the page's own, 3 stores, not waiting for the
+ * transaction to end: the read section's diagnostic), added to both; and the read the target would need:
+ * (fetch + x) / (rpc + x) = target gives x = (fetch - target × rpc) / (target - 1).
+ */
+export function uncachedRpcBound(r: Pick<BenchResults, 'read' | 'streams' | 'uncached'>) {
+  const readMs = r.read?.pageIdb?.minimal.p50;
+  const cached = r.streams?.readOneAsset;
+  const target = r.uncached?.rpc.ratio.target;
+  if (readMs === undefined || !cached || target === undefined) return undefined;
+  const [fetchMs, rpcMs] = [cached.fetch.p50, cached.rpc.p50];
+  return { readMs, fetchMs, rpcMs, target, withRead: (fetchMs + readMs) / (rpcMs + readMs), readForTarget: (fetchMs - target * rpcMs) / (target - 1) };
+}
+
+/** The sentence giving `uncachedRpcBound`, or nothing when the run did not measure its parts. */
+export function uncachedRpcBoundText(r: Pick<BenchResults, 'read' | 'streams' | 'uncached'>): string {
+  const b = uncachedRpcBound(r);
+  if (!b) return '';
+  const need = b.readForTarget > 0 ? `a read of at most ${ms(b.readForTarget)}` : 'a read faster than none';
+  return ` The transports alone (cached: ${ms(b.fetchMs)} and ${ms(b.rpcMs)}) with the fastest IndexedDB read of the same records measured in the page (p50 ${ms(b.readMs)}) added to both give ${ratio(b.withRead)}; ${b.target}× would need ${need}.`;
+}
+
+export function uncachedSection(u: UncachedReads | undefined, r: Pick<BenchResults, 'read' | 'streams' | 'uncached'> = {}): string | undefined {
   if (!u) return undefined;
   return [
     '## Reads without the asset cache',
@@ -137,7 +160,8 @@ export function uncachedSection(u: UncachedReads | undefined): string | undefine
       statsRow(`${code("fetch('/api/asset/{id}')")} + ${code('json()')}, interleaved with it`, u.rpc.fetch),
     ]),
     '',
-    `Read against echo: p50 ${ratio(u.read.ratio.p50)}, p95 ${ratio(u.read.ratio.p95)}. fetch / rpc: p50 ${ratio(u.rpc.ratio.p50)}, p95 ${ratio(u.rpc.ratio.p95)} (target p50 ${verdict(u.rpc.ratio.p50, u.rpc.ratio.target, 'min', '×')}).`,
+    `Read against echo: p50 ${ratio(u.read.ratio.p50)}, p95 ${ratio(u.read.ratio.p95)}. fetch / rpc: p50 ${ratio(u.rpc.ratio.p50)}, p95 ${ratio(u.rpc.ratio.p95)} (target p50 ${verdict(u.rpc.ratio.p50, u.rpc.ratio.target, 'min', '×')}).` +
+      uncachedRpcBoundText(r),
   ].join('\n');
 }
 

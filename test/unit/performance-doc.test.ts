@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, renderFigures, START_MARKER, withFigures, type BenchResults } from '../bench/performance-doc.ts';
-import { parseDetectAccuracy } from '../bench/performance-sections.ts';
+import { parseDetectAccuracy, uncachedRpcBound, uncachedRpcBoundText } from '../bench/performance-sections.ts';
 import { ratio } from '../bench/markdown-tables.ts';
 
 const stat = (p50: number, p95 = p50, n = 10) => ({ n, p50, p95, mean: p50, min: p50, max: p95 });
@@ -44,6 +44,19 @@ describe('docs/performance.md from the bench results', () => {
     expect(ratio(2.154)).toBe('2.15×');
     expect(ratio(NaN)).toBe('n/a');
     expect(ratio(JSON.parse(JSON.stringify({ x: NaN })).x)).toBe('n/a');
+  });
+
+  it('bounds fetch / rpc without the cache by the transports and the fastest read measured, and says what the target would need', () => {
+    const parts = {
+      read: { pageIdb: { minimal: stat(0.6) } },
+      streams: { readOneAsset: { rpc: stat(0.4), fetch: stat(1.7) } },
+      uncached: { rpc: { ratio: { target: 4 } } },
+    } as never;
+    const bound = uncachedRpcBound(parts)!;
+    expect(bound.withRead).toBeCloseTo(2.3, 6); // (1.7 + 0.6) / (0.4 + 0.6)
+    expect(bound.readForTarget).toBeCloseTo(0.1 / 3, 6); // (1.7 - 4 × 0.4) / 3
+    expect(uncachedRpcBoundText(parts)).toContain('give 2.30×; 4× would need a read of at most 0.03 ms');
+    expect(uncachedRpcBoundText({} as never)).toBe('');
   });
 
   it('keeps every section heading, saying when the run did not measure it', () => {
