@@ -11,7 +11,7 @@ import { prepareSeed, type PreparedSeed } from './prepare.ts';
 /** At most this many seeds in one import (one transaction). */
 export const MAX_IMPORT = 5000;
 /** Seeds stored between two chances for other requests to run (see importAssets). */
-const SLICE = 100;
+const SLICE = 50;
 
 /**
  * `POST /assets/import` (a Tessera extension, not in the SDK): creates an asset from each seed of a Seeds
@@ -33,18 +33,28 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     }
   }
   return commit(ctx, async (tx, log) => {
-    // Seeds naming the same new tag or website create it once (labelFinder), so the seeds of a slice are
-    // stored side by side: the transaction's requests flow without waiting for each other.
+    // Seeds naming the same new tag or website create it once (labelFinder), so the seeds are stored side
+    // by side: the transaction's requests flow without waiting for each other.
     const labels = labelFinder(ctx, tx);
-    const parts: DocumentParts[] = [];
+    const stored: Promise<DocumentParts>[] = [];
+    let mark: Promise<unknown> | undefined;
     for (let i = 0; i < prepared.length; i += SLICE) {
-      // Between slices the import waits for one read of its transaction: in IndexedDB (and PostgreSQL) that
-      // answer comes as a task, so a request that arrived meanwhile (a search as the user types) is answered
-      // then, not after the whole import. (Waiting on anything outside the transaction, a timer, would end it.)
-      if (i > 0) await tx.count('meta');
-      const slice = prepared.slice(i, i + SLICE);
-      parts.push(...(await Promise.all(slice.map((p, j) => storeAsset(ctx, tx, p, seeds.iterable[i + j]!.person ?? undefined, labels)))));
+      const slice = prepared.slice(i, i + SLICE).map((p, j) => storeAsset(ctx, tx, p, seeds.iterable[i + j]!.person ?? undefined, labels));
+      // All are awaited together below; one that fails meanwhile is not left unheard (Node's unhandled rejection).
+      for (const started of slice) started.catch(() => undefined);
+      stored.push(...slice);
+      // Between slices the import waits for a read of its transaction, answered once the slice before this
+      // one is stored: in IndexedDB (and PostgreSQL) that answer comes as a task, so a request that arrived
+      // meanwhile (a search as the user types) is answered then, not after the whole import; and the
+      // database still has this slice to store while it waits. (Waiting on anything outside the
+      // transaction, a timer, would end it.)
+      const previous = mark;
+      mark = tx.count('meta');
+      mark.catch(() => undefined);
+      if (previous) await previous;
     }
+    await mark;
+    const parts = await Promise.all(stored);
     const out = parts.map((stored) => stored.asset.id);
     out.forEach((id, i) => log.created(id, parts[i]));
     // Made in the transaction: a keyed request keeps it as its response.
