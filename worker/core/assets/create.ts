@@ -127,7 +127,8 @@ export async function storeAsset(
       updated: now,
       mechanisms: seedPerson.mechanism ? { [id]: seedPerson.mechanism } : {},
     };
-    await Promise.all([putLink(tx, 'persons', record.id, id, first + tagSeeds.length + websiteSeeds.length + i), tx.put('persons', record)]);
+    const position = first + tagSeeds.length + websiteSeeds.length + i;
+    await Promise.all([putLink(tx, 'persons', record.id, id, position), tx.put('persons', record)]);
     return record;
   });
   for (const seedAnnotation of metadata?.annotations ?? []) {
@@ -139,7 +140,12 @@ export async function storeAsset(
   writes.push(recordActivity(ctx, tx, asset, 'created', seeded.application));
   writes.push(tx.put('assets', asset));
   // All awaited together: one that fails leaves no other's failure unheard (an unhandled rejection in Node).
-  const [linkedTags, linkedWebsites, linkedPersons] = await Promise.all([Promise.all(tags), Promise.all(websites), Promise.all(persons), Promise.all(writes)]);
+  const [linkedTags, linkedWebsites, linkedPersons] = await Promise.all([
+    Promise.all(tags),
+    Promise.all(websites),
+    Promise.all(persons),
+    Promise.all(writes),
+  ]);
   return { asset, formats: [format], contents: [stored], annotations, tags: linkedTags, websites: linkedWebsites, persons: linkedPersons };
 }
 
