@@ -107,6 +107,11 @@ interface Fixtures {
   stopServiceWorkers: (page: Page) => Promise<void>;
   /** Automatic: fails the test when one of its context's requests left the origin (see the header). */
   containment: void;
+  /**
+   * Automatic: logs a page whose renderer crashed, so that a page gone away in a test ("Target page,
+   * context or browser has been closed", seen just after a CDP worker stop) says why.
+   */
+  crashes: void;
 }
 
 export const test = base.extend<Fixtures>({
@@ -144,6 +149,22 @@ export const test = base.extend<Fixtures>({
         allowedOrigins.clear();
       }
       expect(left, `requests that left ${origin}`).toEqual([]);
+    },
+    { auto: true },
+  ],
+  crashes: [
+    async ({ context }, use, testInfo) => {
+      const crashed: string[] = [];
+      const watch = (page: Page) =>
+        page.on('crash', () => {
+          crashed.push(page.url());
+          console.error(`the renderer of ${page.url()} crashed in "${testInfo.title}"`);
+        });
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use();
+      context.off('page', watch);
+      if (crashed.length > 0) testInfo.annotations.push({ type: 'renderer crash', description: crashed.join(', ') });
     },
     { auto: true },
   ],
