@@ -55,9 +55,8 @@ export async function importAssets(ctx: ServiceContext, seeds: Seeds): Promise<F
     }
     await mark;
     const parts = await Promise.all(stored);
-    const out = parts.map((stored) => stored.asset.id);
-    out.forEach((id, i) => log.created(id, parts[i]));
+    for (const part of parts) log.created(part.asset.id, part);
     // Made in the transaction: a keyed request keeps it as its response.
-    return build.references(out);
+    return build.references(parts.map((part) => part.asset.id));
   }, STORE_ASSET_SCOPE);
 }
