@@ -19,7 +19,7 @@ import {
   type SearchTyposSnapshot,
 } from '../../worker/core/search/search-index.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
-import type { Store, WriteTx } from '../../worker/core/store/store.ts';
+import type { ReadTx, Store, WriteTx } from '../../worker/core/store/store.ts';
 import type { CollectionName } from '../../worker/core/store/records.ts';
 import { importModule } from '../../worker/node/import-modules.ts';
 import { testClassifier } from '../support/classifier.ts';
@@ -218,6 +218,31 @@ describe('the search index across restarts', () => {
     const next = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
     expect(await next.search('checksum')).toEqual([a]);
     expect(next.index.lastLoad?.from).toBe('snapshot');
+  });
+
+  it('saves the index it rebuilt only after the search that asked for it has answered', async () => {
+    /** A store whose asset reads take 30 ms and which notes when the snapshot is written. */
+    class SlowAssetReads extends MemoryStore {
+      snapshotWritten: number | undefined;
+      override async read<T>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+        if (scope?.includes('assets')) await new Promise((r) => setTimeout(r, 30));
+        return super.read(fn, scope);
+      }
+      override async write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+        if (scope?.length === 1 && scope[0] === 'indexes') this.snapshotWritten ??= performance.now();
+        return super.write(fn, scope);
+      }
+    }
+    const store = new SlowAssetReads();
+    const writer = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    const a = await writer.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    expect(await first.search('checksum')).toEqual([a]);
+    const answered = performance.now();
+    expect(first.index.lastLoad?.from).toBe('rebuild');
+    await vi.waitFor(() => expect(store.snapshotWritten).toBeDefined(), { timeout: 5_000 });
+    expect(store.snapshotWritten!).toBeGreaterThan(answered);
   });
 
   it('after a costly save, one change waits 20 times its cost, and many only 4 times', async () => {

@@ -48,6 +48,9 @@ export const SNAPSHOT_META_ID = 'search.meta';
 export const SNAPSHOT_TYPOS_ID = 'search.typos';
 export const SNAPSHOT_VERSION = 7;
 
+/** After a rebuild the snapshot is saved this much later (see `rebuild`). */
+const REBUILT_SAVE_DELAY_MS = 500;
+
 export interface SearchSnapshot {
   id: string;
   version: number;
@@ -276,9 +279,11 @@ export class SearchIndex {
     this.seq = seq;
     this.loaded = true;
     this.lastLoad = { from: 'rebuild', ms: performance.now() - t0, documents: lexical.size };
-    // Saved at once, not after the usual quiet delay: a worker stopped within that delay (an idle service
+    // Saved soon, not after the usual quiet delay: a worker stopped within that delay (an idle service
     // worker, a user closing the tab) would otherwise rebuild again at every start until the next write.
-    this.changed(0);
+    // Not at once either: the save holds the thread while it encodes (about 2 s at 100,000 assets), and
+    // at once it ran while the search that asked for the rebuild read its result assets.
+    this.changed(Math.min(this.options.snapshotDelayMs, REBUILT_SAVE_DELAY_MS));
   }
 
   /** Applies the change-log entries after the index's seq; rebuilds when the log no longer reaches back. */
