@@ -50,6 +50,15 @@ export function waitForSnapshot(page: Page, timeoutMs: number): Promise<number |
   return withPageIdb(page, (db) => page.evaluate(pageWaitForSnapshot, { db, timeoutMs }));
 }
 
+/**
+ * Reads every record of `stores` in the page, in one transaction (a `getAll` on each, all at once), as the
+ * index's rebuild reads them (documents.ts `readAllDocuments`): the time IndexedDB alone takes to hand them
+ * over, in ms, the best of `rounds`.
+ */
+export function timeStoreRead(page: Page, stores: readonly string[], rounds = 2): Promise<number> {
+  return withPageIdb(page, (db) => page.evaluate(pageTimeStoreRead, { db, stores: [...stores], rounds }));
+}
+
 // Page-side functions: serialised into the page, so self-contained.
 
 function pageImport(body: string): Promise<number> {
@@ -86,5 +95,27 @@ function pageWaitForSnapshot({ db, timeoutMs }: { db: IDBDatabase; timeoutMs: nu
       await new Promise((r) => setTimeout(r, 50));
     }
     return null;
+  })();
+}
+
+function pageTimeStoreRead({ db, stores, rounds }: { db: IDBDatabase; stores: string[]; rounds: number }): Promise<number> {
+  return (async () => {
+    let best = Infinity;
+    for (let round = 0; round < rounds; round++) {
+      const t0 = performance.now();
+      const tx = db.transaction(stores);
+      await Promise.all(
+        stores.map(
+          (store) =>
+            new Promise<number>((resolve, reject) => {
+              const request = tx.objectStore(store).getAll();
+              request.onsuccess = () => resolve(request.result.length);
+              request.onerror = () => reject(request.error);
+            }),
+        ),
+      );
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
   })();
 }

@@ -27,7 +27,8 @@
 import { basename } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { measureFirstRelevance, measureRelevanceLatency, type FirstRelevance, type RelevanceLatency } from './relevance.ts';
-import { deleteSearchSnapshot, importSeeds, waitForSnapshot } from './library-import.ts';
+import { DOCUMENT_SCOPE } from '../../worker/core/search/documents.ts';
+import { deleteSearchSnapshot, importSeeds, timeStoreRead, waitForSnapshot } from './library-import.ts';
 import { SnippetGen } from './library-snippets.ts';
 import { argValue, runSectionAlone } from './server.ts';
 import { line, ms, round, stats, type Stats } from './stats.ts';
@@ -44,8 +45,11 @@ export interface SearchSizeResult {
   firstSearchMs: number;
   /** Of which loading or building the index then. */
   firstSearchLoadMs: number;
-  /** The worker stopped and the saved index deleted: the first search, which builds the index from the store. */
-  noSnapshot: { firstSearchMs: number; loadMs: number };
+  /**
+   * The worker stopped and the saved index deleted: the first search, which builds the index from the
+   * store; and, the bound under it, the page reading the same records from IndexedDB and nothing else.
+   */
+  noSnapshot: { firstSearchMs: number; loadMs: number; storeReadMs: number };
   snapshotSavedAfterMs: number | null;
   /** Time in the worker: query analysis and ranking (Server-Timing `rank`). */
   index: Stats;
@@ -131,13 +135,14 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       // The worker saves the index it rebuilt; the stops below measure a start from that snapshot.
       const resaved = await waitForSnapshot(page, 60_000 + size);
       if (resaved === null) log(`  (the rebuilt index was NOT saved within ${60 + size / 1000} s: the stops below rebuild it)`);
+      const storeReadMs = await timeStoreRead(page, DOCUMENT_SCOPE);
       const result: SearchSizeResult = {
         assets: size,
         importSeconds: round(importSeconds),
         importPerSecond: Math.round(size / importSeconds),
         firstSearchMs: round(first[0]!.total),
         firstSearchLoadMs: round(first[0]!.load),
-        noSnapshot: { firstSearchMs: round(rebuilt!.total), loadMs: round(rebuilt!.load) },
+        noSnapshot: { firstSearchMs: round(rebuilt!.total), loadMs: round(rebuilt!.load), storeReadMs: round(storeReadMs) },
         snapshotSavedAfterMs: savedAfter === null ? null : Math.round(savedAfter),
         index: stats(measured.map((m) => m.rank)),
         endToEnd: stats(measured.map((m) => m.total)),
@@ -145,7 +150,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         meanResults: round(measured.reduce((s, m) => s + m.results, 0) / measured.length),
       };
 
-      log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search after it ${ms(result.firstSearchMs)} (of which loading the index ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}; with no snapshot (worker stopped, saved index deleted) ${ms(result.noSnapshot.firstSearchMs)} (building the index ${ms(result.noSnapshot.loadMs)})`);
+      log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search after it ${ms(result.firstSearchMs)} (of which loading the index ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}; with no snapshot (worker stopped, saved index deleted) ${ms(result.noSnapshot.firstSearchMs)} (building the index ${ms(result.noSnapshot.loadMs)}; the page reading the records it is built from, alone: ${ms(result.noSnapshot.storeReadMs)})`);
       log(line('  in the worker (rank)', result.index));
       log(line('  end to end (page fetch)', result.endToEnd, `, ${result.meanResults.toFixed(0)} results a query`));
       log(line('  of which reading the results', result.assetsRead));
