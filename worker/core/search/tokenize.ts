@@ -32,12 +32,17 @@ export interface Word {
 
 export function words(text: string): Word[] {
   const out: Word[] = [];
-  const source = text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text;
-  for (const match of source.matchAll(WORD)) {
-    const word = analyse(match[0]);
+  for (const raw of rawWords(text)) {
+    const word = analyse(raw);
     if (word) out.push(word);
   }
   return out;
+}
+
+/** The runs of word characters in a text (up to MAX_FIELD_CHARS): `match`, not `matchAll`, which makes an array per word. */
+function rawWords(text: string): string[] {
+  const source = text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text;
+  return source.match(WORD) ?? [];
 }
 
 /** Code repeats its identifiers: the analysis of a raw word is cached (the cache is cleared when full). */
@@ -59,7 +64,9 @@ function analyse(raw: string): Word | undefined {
 /** Every term of a text, in order, with repetition (a part that equals the whole word is not repeated). */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const word of words(text)) {
+  for (const raw of rawWords(text)) {
+    const word = analyse(raw);
+    if (!word) continue;
     if (word.whole !== undefined) out.push(word.whole);
     for (const part of word.parts) if (part !== word.whole) out.push(part);
   }

@@ -42,6 +42,9 @@ export class LexicalIndex<M> {
   private dead = 0;
   /** Slots [0, metaPending) were restored without their metadata, which `installMeta` brings. */
   private metaPending = 0;
+  /** `set`'s working space: packed frequencies by term id (all zero between calls), and the ids it touched. */
+  private tfScratch = new Uint32Array(1024);
+  private seenScratch: number[] = [];
 
   /** Changes whenever term ids are renumbered (compact, restore); unique across indexes. */
   generation = ++generations;
@@ -157,7 +160,11 @@ export class LexicalIndex<M> {
   /** Adds or replaces a document: `fields[f]` is the list of terms of field f (with repetition). */
   set(id: string, fields: readonly (readonly string[])[], meta: M, flags = 0): void {
     this.remove(id);
-    const tfs = new Map<number, number>();
+    // The document's packed frequencies by term id, in arrays kept between calls (a Map per document
+    // was a third of building an index from the store); its terms in the order first seen.
+    let tfs = this.tfScratch;
+    const seen = this.seenScratch;
+    seen.length = 0;
     const lens = new Array<number>(FIELD_COUNT).fill(0);
     for (let f = 0; f < FIELD_COUNT; f++) {
       const list = fields[f] ?? [];
@@ -165,20 +172,23 @@ export class LexicalIndex<M> {
       const shift = f * TF_BITS;
       for (const term of list) {
         const t = this.vocabulary.intern(term);
-        const packed = tfs.get(t) ?? 0;
-        if (((packed >>> shift) & TF_MAX) < TF_MAX) tfs.set(t, packed + (1 << shift));
+        if (t >= tfs.length) this.tfScratch = tfs = grow(tfs, t + 1);
+        const packed = tfs[t]!;
+        if (packed === 0) seen.push(t);
+        if (((packed >>> shift) & TF_MAX) < TF_MAX) tfs[t] = packed + (1 << shift);
       }
     }
     const slot = this.ids.length;
-    const fwdTerms = new Int32Array(tfs.size);
-    const fwdTfs = new Uint32Array(tfs.size);
-    let i = 0;
-    for (const [t, packed] of tfs) {
+    const fwdTerms = new Int32Array(seen.length);
+    const fwdTfs = new Uint32Array(seen.length);
+    for (let i = 0; i < seen.length; i++) {
+      const t = seen[i]!;
+      const packed = tfs[t]!;
+      tfs[t] = 0;
       fwdTerms[i] = t;
-      fwdTfs[i] = packed >>> 0;
-      i++;
+      fwdTfs[i] = packed;
       this.vocabulary.df[t]!++;
-      this.postings.add(t, slot, packed >>> 0);
+      this.postings.add(t, slot, packed);
     }
     this.ids.push(id);
     this.metas.push(meta);

@@ -79,19 +79,20 @@ export class Postings {
   baseTerms = 0;
   private baseStart: Int32Array = new Int32Array(1);
   private baseBytes: Uint8Array = new Uint8Array(0);
-  private added = new Map<number, number[]>();
+  /** By term id (dense: ids are numbered from 0), so an array, not a Map. */
+  private added: (number[] | undefined)[] = [];
 
   /** Appends a posting (slots only grow: a term's list stays in slot order). */
   add(term: number, slot: number, packed: number): void {
-    let list = this.added.get(term);
-    if (!list) this.added.set(term, (list = []));
-    list.push(slot, packed);
+    const list = this.added[term];
+    if (list) list.push(slot, packed);
+    else this.added[term] = [slot, packed];
   }
 
   /** Calls `visit(slot, packed)` for each posting of `term`: the compacted ones, then those added since. */
   forEach(term: number, visit: (slot: number, packed: number) => void): void {
     if (term < this.baseTerms) forEachPosting(this.baseBytes, this.baseStart[term]!, this.baseStart[term + 1]!, visit);
-    const list = this.added.get(term);
+    const list = this.added[term];
     if (list) for (let i = 0; i < list.length; i += 2) visit(list[i]!, list[i + 1]!);
   }
 
@@ -105,6 +106,6 @@ export class Postings {
     this.baseTerms = coded.counts.length;
     this.baseStart = coded.start;
     this.baseBytes = coded.bytes;
-    this.added = new Map();
+    this.added = [];
   }
 }
