@@ -11,7 +11,8 @@ export default defineConfig({
   workers: 2,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  // Only a test whose browser process crashed under it runs again (fixtures.ts `retryOnlyIfBrowserGone`).
+  retries: 1,
   timeout: 30_000,
   reporter: 'list',
   use: {
