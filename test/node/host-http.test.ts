@@ -2,12 +2,13 @@
  * The Node host's HTTP edges, on its own composition (createHostApp + listen, as startHost serves it):
  * what Node's parser refuses before the app sees it gets the JSON error body of every error, and a
  * request answered before its body arrived closes its connection, so a client's next request finds a new
- * one instead of a socket closed under it.
+ * one instead of a socket closed under it; an idle connection stays open longer than Node's own 5 s (its
+ * clients let theirs go sooner).
  */
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { close, createHostApp, listen, type HostApp } from '../../worker/node/host.ts';
+import { IDLE_CONNECTION_MS, close, createHostApp, listen, type HostApp } from '../../worker/node/host.ts';
 import { LogFeed } from '../../worker/node/log-feed.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { openPgliteStore } from '../support/pg.ts';
@@ -67,4 +68,24 @@ describe('the Node host over HTTP', () => {
     await malformed.text();
     expect((await fetch(`${origin}/assets`)).status).toBe(200);
   });
+
+  it('keeps an idle connection open past Node\'s default 5 s: a request sent on it 6 s later is answered', async () => {
+    expect(IDLE_CONNECTION_MS).toBeGreaterThan(6_000);
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    const answers = () => received.split('HTTP/1.1 200 OK\r\n').length - 1;
+    const request = 'GET /.well-known/health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n';
+    try {
+      socket.write(request);
+      await expect.poll(answers).toBe(1);
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(socket.destroyed).toBe(false);
+      socket.write(request);
+      await expect.poll(answers).toBe(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 15_000);
 });

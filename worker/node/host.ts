@@ -149,6 +149,9 @@ export function createHostApp(options: HostAppOptions): HostApp {
   };
 }
 
+/** How long the server keeps an idle kept-alive connection open (see `listen`). */
+export const IDLE_CONNECTION_MS = 30_000;
+
 /** Serves a host app on @hono/node-server: HTTP through its `fetch`, WebSocket upgrades through its sockets. */
 export async function listen(hostApp: HostApp, address: { port: number; hostname: string }): Promise<Server> {
   const server = await new Promise<Server>((resolve, reject) => {
@@ -163,6 +166,10 @@ export async function listen(hostApp: HostApp, address: { port: number; hostname
     const created = serve({ fetch, ...address }, () => resolve(created as Server)) as Server;
     created.once('error', reject);
   });
+  // An idle kept-alive connection is closed by the client, not under it: Node's fetch (undici, the SDK's
+  // transport) lets one go after 4 s, and Node's server closed it at 5 s, so a client whose timer ran late
+  // on a loaded machine sent its next request into a socket being closed (ECONNRESET, seen in the bench).
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.on('upgrade', (request, socket, head) => hostApp.sockets.upgrade(request, socket, head));
   // What Node's HTTP parser refuses before the app sees it (headers or a URL over 16 KiB, a malformed
   // request) is answered with the JSON error body of every other error, not Node's bare status line.
