@@ -12,7 +12,7 @@
  *   worker's included, goes to the test server's origin, or to an endpoint the test configured and named
  *   with `allowEndpoint(url)`; the test fails otherwise, naming the requests that left.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test as base, expect, type CDPSession, type Page, type TestInfo } from '@playwright/test';
 import { chatServersPerTest, type startChatServer } from '../support/chat-server.ts';
@@ -116,18 +116,50 @@ interface Fixtures {
   crashes: void;
   /**
    * Automatic: a test whose browser process went away under it may run once more, and no other failed
-   * test does (see `browserGone`).
+   * test does (docs/developing.md, "Stopping the worker").
    */
   retryOnlyIfBrowserGone: void;
 }
 
 /**
- * Where an attempt notes that the browser process went away under it, by test id: the retry (a new worker
- * process) reads it there. Playwright empties the output folder at the start of each run.
+ * Where attempt `retry` of a test notes that the browser process went away under it: the next attempt (a
+ * new worker process) reads it there, and deletes it, so a later attempt or run never reads it again.
  */
-const browserGoneMarker = (testInfo: TestInfo) => join(testInfo.project.outputDir, '.browser-gone', testInfo.testId);
+const browserGoneMarker = (testInfo: TestInfo, retry: number) =>
+  join(testInfo.project.outputDir, '.browser-gone', `${testInfo.testId}.${retry}`);
 
 export const test = base.extend<Fixtures>({
+  /*
+   * Chromium's browser process crashes now and then when a worker is stopped through CDP under load
+   * (docs/developing.md, "Stopping the worker"). The config gives each test one retry; this fixture lets
+   * it run only when the attempt before ended with the browser gone, so a failed assertion still fails the
+   * run. Declared first: set up before the page's context and torn down after it, so a browser that
+   * goes away while the context closes is seen too. A test expected to fail (`test.fail()`) is retried
+   * only when it passed, and must fail again for the run to pass, so it is let run.
+   */
+  retryOnlyIfBrowserGone: [
+    async ({ browser }, use, testInfo) => {
+      // One left by an earlier run (UI mode keeps the output folder) must not let this attempt's retry run.
+      rmSync(browserGoneMarker(testInfo, testInfo.retry), { force: true });
+      if (testInfo.retry > 0) {
+        const before = browserGoneMarker(testInfo, testInfo.retry - 1);
+        const browserWentAway = existsSync(before);
+        rmSync(before, { force: true });
+        if (!browserWentAway && testInfo.expectedStatus === 'passed') {
+          throw new Error('not retried: the attempt before failed with the browser still running (only a crashed browser process is retried)');
+        }
+      }
+      await use();
+      if (!browser.isConnected()) {
+        const marker = browserGoneMarker(testInfo, testInfo.retry);
+        mkdirSync(dirname(marker), { recursive: true });
+        writeFileSync(marker, '');
+        console.error(`the browser process went away during "${testInfo.title}" (attempt ${testInfo.retry + 1}); DEBUG=pw:browser shows its exit code`);
+        testInfo.annotations.push({ type: 'browser gone', description: `attempt ${testInfo.retry + 1}` });
+      }
+    },
+    { auto: true },
+  ],
   appPage: async ({ page }, use) => {
     await page.goto(CLIENT_PAGE);
     await page.evaluate(() => window.tessera.ready());
@@ -178,30 +210,6 @@ export const test = base.extend<Fixtures>({
       await use();
       context.off('page', watch);
       if (crashed.length > 0) testInfo.annotations.push({ type: 'renderer crash', description: crashed.join(', ') });
-    },
-    { auto: true },
-  ],
-  /*
-   * Chromium's browser process itself crashes now and then (exit code 133, a CHECK's trap) when a service
-   * worker is stopped through CDP while requests are in flight: every page is then "closed" at once, in
-   * whichever test was running. `SOAK=1 DEBUG=pw:browser npx playwright test test/e2e/crash.spec.ts
-   * test/e2e/idempotency.spec.ts --repeat-each=3` showed it 2 times in 15 tests, and 1 in 24 with
-   * `ServiceWorker.stopWorker` in place of `stopAllWorkers`. The config gives each test one retry; this
-   * fixture lets it run only after such a crash, so a failed assertion still fails the run.
-   */
-  retryOnlyIfBrowserGone: [
-    async ({ browser }, use, testInfo) => {
-      const marker = browserGoneMarker(testInfo);
-      if (testInfo.retry > 0 && !existsSync(marker)) {
-        throw new Error('not retried: the attempt before failed with the browser still running (only a crashed browser process is retried)');
-      }
-      await use();
-      if (!browser.isConnected()) {
-        mkdirSync(dirname(marker), { recursive: true });
-        writeFileSync(marker, `attempt ${testInfo.retry}\n`);
-        console.error(`the browser process went away during "${testInfo.title}" (attempt ${testInfo.retry + 1}); DEBUG=pw:browser shows its exit code`);
-        testInfo.annotations.push({ type: 'browser gone', description: `attempt ${testInfo.retry + 1}` });
-      }
     },
     { auto: true },
   ],
