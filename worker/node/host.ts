@@ -149,8 +149,9 @@ export function createHostApp(options: HostAppOptions): HostApp {
   };
 }
 
-/** How long the server keeps an idle kept-alive connection open (see `listen`). */
+/** How long the server keeps an idle kept-alive connection open, and how long it tells clients (see `listen`). */
 export const IDLE_CONNECTION_MS = 30_000;
+export const ADVERTISED_IDLE_S = 5;
 
 /** Serves a host app on @hono/node-server: HTTP through its `fetch`, WebSocket upgrades through its sockets. */
 export async function listen(hostApp: HostApp, address: { port: number; hostname: string }): Promise<Server> {
@@ -161,14 +162,16 @@ export async function listen(hostApp: HostApp, address: { port: number; hostname
       // none of it): what is still coming cannot be told from a next request, so this connection carries
       // no other, and the client knows to open a new one instead of finding it closed under its next request.
       if (!env.incoming.complete) env.outgoing.setHeader('connection', 'close');
+      else env.outgoing.setHeader('keep-alive', `timeout=${ADVERTISED_IDLE_S}`);
       return response;
     };
     const created = serve({ fetch, ...address }, () => resolve(created as Server)) as Server;
     created.once('error', reject);
   });
-  // An idle kept-alive connection is closed by the client, not under it: Node's fetch (undici, the SDK's
-  // transport) lets one go after 4 s, and Node's server closed it at 5 s, so a client whose timer ran late
-  // on a loaded machine sent its next request into a socket being closed (ECONNRESET, seen in the bench).
+  // An idle kept-alive connection is closed by the client, not under it: clients are told 5 s (`Keep-Alive`),
+  // which Node's fetch (undici, the SDK's transport) takes as about 3 s, and the server waits 30 s. With
+  // Node's own 5 s on both sides, a client whose timer ran 2 s late on a loaded machine could send its next
+  // request into a socket being closed (ECONNRESET; the bench's Node host section failed once so).
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.on('upgrade', (request, socket, head) => hostApp.sockets.upgrade(request, socket, head));
   // What Node's HTTP parser refuses before the app sees it (headers or a URL over 16 KiB, a malformed
