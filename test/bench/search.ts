@@ -47,9 +47,10 @@ export interface SearchSizeResult {
   firstSearchLoadMs: number;
   /**
    * The worker stopped and the saved index deleted: the first search, which builds the index from the
-   * store; and, the bound under it, the page reading the same records from IndexedDB and nothing else.
+   * store; and, the bound under it, the page reading the same records from IndexedDB and nothing else
+   * (`storeReadMs`, absent before 2026-11-29).
    */
-  noSnapshot: { firstSearchMs: number; loadMs: number; storeReadMs: number };
+  noSnapshot: { firstSearchMs: number; loadMs: number; storeReadMs?: number };
   snapshotSavedAfterMs: number | null;
   /** Time in the worker: query analysis and ranking (Server-Timing `rank`). */
   index: Stats;
@@ -150,7 +151,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         meanResults: round(measured.reduce((s, m) => s + m.results, 0) / measured.length),
       };
 
-      log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search after it ${ms(result.firstSearchMs)} (of which loading the index ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}; with no snapshot (worker stopped, saved index deleted) ${ms(result.noSnapshot.firstSearchMs)} (building the index ${ms(result.noSnapshot.loadMs)}; the page reading the records it is built from, alone: ${ms(result.noSnapshot.storeReadMs)})`);
+      log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search after it ${ms(result.firstSearchMs)} (of which loading the index ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}; with no snapshot (worker stopped, saved index deleted) ${ms(result.noSnapshot.firstSearchMs)} (building the index ${ms(result.noSnapshot.loadMs)}; the page reading the records it is built from, alone: ${ms(storeReadMs)})`);
       log(line('  in the worker (rank)', result.index));
       log(line('  end to end (page fetch)', result.endToEnd, `, ${result.meanResults.toFixed(0)} results a query`));
       log(line('  of which reading the results', result.assetsRead));

@@ -101,6 +101,8 @@ export class SearchIndex {
   private readonly exclusive = exclusive();
   private dirty = false;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the pending save is due, if later changes must not put it off (`changed`'s `firm`). */
+  private firmSaveAt: number | undefined;
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly options: Required<SearchIndexOptions>;
   private lastSave = { ms: 0, end: -Infinity };
@@ -180,6 +182,7 @@ export class SearchIndex {
   async flush(): Promise<void> {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
+    this.firmSaveAt = undefined;
     await this.save();
   }
 
@@ -279,11 +282,12 @@ export class SearchIndex {
     this.seq = seq;
     this.loaded = true;
     this.lastLoad = { from: 'rebuild', ms: performance.now() - t0, documents: lexical.size };
-    // Saved soon, not after the usual quiet delay: a worker stopped within that delay (an idle service
-    // worker, a user closing the tab) would otherwise rebuild again at every start until the next write.
-    // Not at once either: the save holds the thread while it encodes (about 2 s at 100,000 assets), and
-    // at once it ran while the search that asked for the rebuild read its result assets.
-    this.changed(Math.min(this.options.snapshotDelayMs, REBUILT_SAVE_DELAY_MS));
+    // Saved soon, and not put off by the changes that follow (`firm`): a worker stopped within the usual
+    // quiet delay (an idle service worker, a user closing the tab) would otherwise rebuild again at every
+    // start until the next write. Not at once either: the save holds the thread while it encodes (about
+    // 2 s at 100,000 assets), and at once it ran while the search that asked for the rebuild read its
+    // result assets (tens of milliseconds when nothing holds the thread).
+    this.changed(Math.min(this.options.snapshotDelayMs, REBUILT_SAVE_DELAY_MS), true);
   }
 
   /** Applies the change-log entries after the index's seq; rebuilds when the log no longer reaches back. */
@@ -324,14 +328,23 @@ export class SearchIndex {
    * rebuild the index. (The spacing alone left a 100,000-asset import unsaved for minutes, longer than a
    * browser keeps an idle service worker.)
    */
-  private changed(delayMs = this.options.snapshotDelayMs) {
+  private changed(delayMs = this.options.snapshotDelayMs, firm = false) {
     this.dirty = true;
     if (!this.options.persist) return;
-    clearTimeout(this.saveTimer);
-    const sinceLast = performance.now() - this.lastSave.end;
+    const now = performance.now();
+    const sinceLast = now - this.lastSave.end;
     const factor = this.seq - this.savedSeq >= this.options.eagerSaveChanges ? EAGER_SAVE_COST_FACTOR : SAVE_COST_FACTOR;
     const wait = Math.max(delayMs, factor * this.lastSave.ms - sinceLast);
-    this.saveTimer = unref(setTimeout(() => void this.save(), wait));
+    // A firm save (after a rebuild) stays due when later changes would put it off.
+    if (this.firmSaveAt !== undefined && this.firmSaveAt <= now + wait) return;
+    clearTimeout(this.saveTimer);
+    this.firmSaveAt = firm ? now + wait : undefined;
+    this.saveTimer = unref(
+      setTimeout(() => {
+        this.firmSaveAt = undefined;
+        void this.save();
+      }, wait),
+    );
   }
 
   private scheduleSync() {

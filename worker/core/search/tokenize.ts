@@ -61,7 +61,10 @@ function analyse(raw: string): Word | undefined {
   return word ?? undefined;
 }
 
-/** Every term of a text, in order, with repetition (a part that equals the whole word is not repeated). */
+/**
+ * Every term of a text, in order, with repetition (a part that equals the whole word is not repeated).
+ * The loop of `words` again, without its list of Words: this runs on every document an index takes in.
+ */
 export function terms(text: string): string[] {
   const out: string[] = [];
   for (const raw of rawWords(text)) {

@@ -42,7 +42,10 @@ export class LexicalIndex<M> {
   private dead = 0;
   /** Slots [0, metaPending) were restored without their metadata, which `installMeta` brings. */
   private metaPending = 0;
-  /** `set`'s working space: packed frequencies by term id (all zero between calls), and the ids it touched. */
+  /**
+   * `set`'s working space: packed frequencies by term id (all zero between calls; as long as the
+   * vocabulary, a few MB at most), and the ids it touched.
+   */
   private tfScratch = new Uint32Array(1024);
   private seenScratch: number[] = [];
 
@@ -164,6 +167,8 @@ export class LexicalIndex<M> {
     // was a third of building an index from the store); its terms in the order first seen.
     let tfs = this.tfScratch;
     const seen = this.seenScratch;
+    // Left over only if a call threw midway: zeroed, or those terms would count in the next document.
+    for (const t of seen) tfs[t] = 0;
     seen.length = 0;
     const lens = new Array<number>(FIELD_COUNT).fill(0);
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -190,6 +195,7 @@ export class LexicalIndex<M> {
       this.vocabulary.df[t]!++;
       this.postings.add(t, slot, packed);
     }
+    seen.length = 0;
     this.ids.push(id);
     this.metas.push(meta);
     this.metaJson.push(undefined);

@@ -79,7 +79,10 @@ export class Postings {
   baseTerms = 0;
   private baseStart: Int32Array = new Int32Array(1);
   private baseBytes: Uint8Array = new Uint8Array(0);
-  /** By term id (dense: ids are numbered from 0), so an array, not a Map. */
+  /**
+   * By term id, an array rather than a Map: dense in an index built from the store (ids from 0); after a
+   * compaction or restore it holds only the ids added since (V8 keeps such a sparse array like a Map).
+   */
   private added: (number[] | undefined)[] = [];
 
   /** Appends a posting (slots only grow: a term's list stays in slot order). */
