@@ -92,9 +92,11 @@ describe.each(Object.entries(STORES))('user writes that wait share a transaction
       batchedWrite(ctx.store, async (tx) => {
         await tx.put('meta', { id: 'n', value: Number((await tx.get('meta', 'n'))?.value ?? 0) + 1 });
       }, ['meta']);
+    // Long enough for the shared transaction to have ended under it: fake-indexeddb takes a put after a
+    // timer while the transaction still has requests to run (5 ms was not enough once on a loaded CI).
     const waitsOutside = () =>
       batchedWrite(ctx.store, async (tx) => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setTimeout(resolve, 50));
         await tx.put('meta', { id: 'late', value: 1 });
       }, ['meta']);
     const alone = increment(); // runs at once; the three below wait for it and share the next transaction
