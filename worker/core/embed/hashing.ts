@@ -49,14 +49,14 @@ const SEED_IDENT = fnvStep(FNV_OFFSET, 0x49);
 const SEED_NGRAM = fnvStep(FNV_OFFSET, 0x47);
 const BOUNDARY = 0x1f; // frames a part for its n-grams, a code no word contains
 
+/** Tables larger than this (a text of tens of thousands of features) are not kept for the next text. */
+const MAX_KEPT_SLOTS = 1 << 16;
+
 /**
  * How often each feature (its 32-bit hash) occurs in one text, in the order first seen: what a Map would
  * count, in typed arrays that one embedder reuses for every text (the Map's allocations were most of the
  * embedder's time). Visiting in first-seen order keeps the vector's float sums, so the bits, as before.
  */
-/** Tables larger than this (a text of tens of thousands of features) are not kept for the next text. */
-const MAX_KEPT_SLOTS = 1 << 16;
-
 class FeatureCounts {
   private hashes = new Uint32Array(256);
   /** 0: an empty slot. */
