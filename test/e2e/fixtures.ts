@@ -11,6 +11,8 @@
  * - Containment, for every test (an automatic fixture): each request of the test's context, the service
  *   worker's included, goes to the test server's origin, or to an endpoint the test configured and named
  *   with `allowEndpoint(url)`; the test fails otherwise, naming the requests that left.
+ * - A retry, for every test (an automatic fixture): it runs only when Chromium's browser process went away
+ *   under the attempt before (`retryOnlyIfBrowserGone`).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -110,11 +112,6 @@ interface Fixtures {
   /** Automatic: fails the test when one of its context's requests left the origin (see the header). */
   containment: void;
   /**
-   * Automatic: logs a page whose renderer crashed, so that a page gone away in a test ("Target page,
-   * context or browser has been closed", seen just after a CDP worker stop) says why.
-   */
-  crashes: void;
-  /**
    * Automatic: a test whose browser process went away under it may run once more, and no other failed
    * test does (docs/developing.md, "Stopping the worker").
    */
@@ -194,22 +191,6 @@ export const test = base.extend<Fixtures>({
         allowedOrigins.clear();
       }
       expect(left, `requests that left ${origin}`).toEqual([]);
-    },
-    { auto: true },
-  ],
-  crashes: [
-    async ({ context }, use, testInfo) => {
-      const crashed: string[] = [];
-      const watch = (page: Page) =>
-        page.on('crash', () => {
-          crashed.push(page.url());
-          console.error(`the renderer of ${page.url()} crashed in "${testInfo.title}"`);
-        });
-      context.pages().forEach(watch);
-      context.on('page', watch);
-      await use();
-      context.off('page', watch);
-      if (crashed.length > 0) testInfo.annotations.push({ type: 'renderer crash', description: crashed.join(', ') });
     },
     { auto: true },
   ],
