@@ -24,7 +24,6 @@
  * Frames are text. `open` fires once the snapshot is in hand (as a real socket's handshake), the snapshot
  * frame right after it.
  */
-import type { ChangeEvent } from '../../worker/core/feed/feed.ts';
 import {
   HEAD_CHANNEL,
   HEALTH_STREAM_PATH,
@@ -38,7 +37,7 @@ import {
   type StreamKind,
 } from '../../worker/core/streams/protocol.ts';
 import { clientDefaults, whenControlled } from './defaults.ts';
-import { isChangeEvent, StreamSync } from '../../worker/core/streams/stream-sync.ts';
+import { changeEventsIn, StreamSync } from '../../worker/core/streams/stream-sync.ts';
 import { CHANGE_CHANNEL } from '../../worker/browser/protocol.ts';
 
 export interface SocketOptions {
@@ -339,7 +338,7 @@ function changeStream(base: string, path: string, kind: StreamKind, fetchApi: Fe
       // Listen first: every event committed after the snapshot's read then reaches the sync.
       changes = new BroadcastChannel(CHANGE_CHANNEL);
       changes.onmessage = (message: MessageEvent<unknown>) => {
-        if (isChangeEvent(message.data)) current.onEvent(message.data as ChangeEvent);
+        for (const event of changeEventsIn(message.data)) current.onEvent(event);
       };
       heads = new BroadcastChannel(HEAD_CHANNEL);
       heads.onmessage = (message: MessageEvent<{ type?: unknown; seq?: unknown }>) => {

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BroadcastFeed } from '../../worker/browser/broadcast-feed.ts';
+import { CHANGE_CHANNEL } from '../../worker/browser/protocol.ts';
 import { MemoryFeed, type ChangeEvent, type Feed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import { createTestApi } from '../support/test-api.ts';
@@ -39,3 +40,30 @@ for (const [name, make] of Object.entries(feeds)) {
     });
   });
 }
+
+describe('BroadcastFeed across contexts', () => {
+  it("posts a commit's events as one message, and hears a single event (an earlier worker's) too", async () => {
+    const writer = new BroadcastFeed();
+    const reader = new BroadcastFeed();
+    const channel = new BroadcastChannel(CHANGE_CHANNEL);
+    const messages: unknown[] = [];
+    channel.onmessage = (message) => messages.push(message.data);
+    const heard: ChangeEvent[] = [];
+    reader.subscribe((event) => heard.push(event));
+    try {
+      const events: ChangeEvent[] = [1, 2, 3].map((seq) => ({ seq, asset: `a${seq}`, kind: 'created' }));
+      writer.publish(events);
+      await vi.waitFor(() => expect(heard).toEqual(events));
+      expect(messages).toEqual([events]);
+
+      const single: ChangeEvent = { seq: 4, asset: 'a1', kind: 'deleted' };
+      channel.postMessage(single);
+      channel.postMessage({ type: 'head', seq: 9 });
+      await vi.waitFor(() => expect(heard).toEqual([...events, single]));
+    } finally {
+      channel.close();
+      writer.close();
+      reader.close();
+    }
+  });
+});

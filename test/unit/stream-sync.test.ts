@@ -5,7 +5,7 @@
  */
 import { AssetsFromJSON, QGPTStreamOutputFromJSON, StreamedIdentifiersFromJSON } from '@pieces.app/pieces-os-client';
 import { describe, expect, it } from 'vitest';
-import { StreamSync, isChangeEvent, type SyncTransport } from '../../worker/core/streams/stream-sync.ts';
+import { StreamSync, changeEventsIn, isChangeEvent, type SyncTransport } from '../../worker/core/streams/stream-sync.ts';
 import { CHANGE_LOG_SIZE } from '../../worker/core/feed/commit.ts';
 import type { ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { AssetsSchema, QGPTStreamOutputSchema, StreamedIdentifiersSchema, type Asset, type Assets, type StreamedIdentifiers } from '../../worker/core/model/schemas.ts';
@@ -449,5 +449,15 @@ describe('frames and events', () => {
     for (const bad of [null, 'x', { seq: 0, asset: 'a', kind: 'created' }, { seq: 1.5, asset: 'a', kind: 'created' }, { seq: 1, kind: 'created' }, { seq: 1, asset: 'a', kind: 'moved' }, { type: 'head', seq: 3 }]) {
       expect(isChangeEvent(bad)).toBe(false);
     }
+  });
+
+  it('changeEventsIn reads a message of the change channel: a commit\'s events, or one event alone', () => {
+    const a = { seq: 1, asset: 'a', kind: 'created' };
+    const b = { seq: 2, asset: 'b', kind: 'deleted' };
+    expect(changeEventsIn([a, b])).toEqual([a, b]);
+    expect(changeEventsIn(a)).toEqual([a]);
+    expect(changeEventsIn([a, { type: 'head', seq: 3 }, null])).toEqual([a]);
+    expect(changeEventsIn({ type: 'head', seq: 3 })).toEqual([]);
+    expect(changeEventsIn(undefined)).toEqual([]);
   });
 });

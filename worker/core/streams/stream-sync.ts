@@ -59,6 +59,15 @@ export function isChangeEvent(value: unknown): value is ChangeEvent {
   );
 }
 
+/**
+ * The change events a message on the change channel carries: a commit's events go out as one array (one
+ * message, not one per asset: an import of 1,000 assets posted 1,000); a single event is what a worker of
+ * an earlier version posts. Anything else on the channel is ignored.
+ */
+export function changeEventsIn(data: unknown): ChangeEvent[] {
+  return (Array.isArray(data) ? data : [data]).filter(isChangeEvent);
+}
+
 export class StreamSync {
   /** The seq of the last change reflected in the frames sent (-1 before the snapshot). */
   seq = -1;
