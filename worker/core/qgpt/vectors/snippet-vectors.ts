@@ -105,6 +105,16 @@ export class VectorIndex {
 
   /** Every committed asset's snippet vectors: by asset id, as one matrix to scan, and whose they are. */
   async current(): Promise<LibraryVectors> {
+    const embedder = await this.sync();
+    this.matrix ??= VectorMatrix.of(this.entries.values());
+    return { entries: this.entries, matrix: this.matrix, embedder };
+  }
+
+  /**
+   * Embeds every committed change not embedded yet; answers the active embedder's id. The background sync
+   * stops here: the matrix (a copy of every vector) is made by the call that scans it, not after each sync.
+   */
+  private async sync(): Promise<string> {
     const embedder = await this.exclusive(async () => {
       // A first load reads the stored vectors while the embedder is chosen, not after: the choice probes
       // the origin for model files (a round trip to it at every worker start), the read is megabytes.
@@ -121,8 +131,7 @@ export class VectorIndex {
       return this.embedderId;
     });
     if (this.snapshotSeq !== this.seq) this.scheduleSnapshot();
-    this.matrix ??= VectorMatrix.of(this.entries.values());
-    return { entries: this.entries, matrix: this.matrix, embedder };
+    return embedder;
   }
 
   get progress(): EmbeddingProgress {
@@ -141,7 +150,7 @@ export class VectorIndex {
     this.syncTimer = unref(
       setTimeout(() => {
         this.syncTimer = undefined;
-        void this.current().catch((error) => console.error('vectors: background sync failed', error));
+        void this.sync().catch((error) => console.error('vectors: background sync failed', error));
       }, SYNC_DELAY_MS),
     );
   }
