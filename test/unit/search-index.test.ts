@@ -203,6 +203,47 @@ describe('the search index across restarts', () => {
     expect(first.index.index.has(a)).toBe(true);
   });
 
+  it('catches up in the background a few milliseconds at a time, so other tasks run between; a search catches up at once', async () => {
+    // One context for the app and the index, as in the hosts: the index takes the imported documents from
+    // what this context wrote, so no read of the store makes the catch-up wait (and let other tasks run).
+    const library = async (options: SearchIndexOptions) => {
+      const ctx = withDefaults({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: await testClassifier(), loadModule: importModule });
+      const index = useSearchIndex(ctx, options);
+      await index.current();
+      const app = createApp(ctx);
+      const importSnippets = async () => {
+        const iterable = Array.from({ length: count }, (_, i) => fragmentSeed(`def helper_${i}(rows): return [r * ${i} for r in rows if r]`));
+        const response = await app.request('/api/assets/import', {
+          method: 'POST',
+          body: JSON.stringify({ iterable }),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(response.status).toBe(200);
+      };
+      return { index, importSnippets };
+    };
+    const count = 2000;
+
+    // The background catch-up of an import: a timer that runs while it is under way sees it part done.
+    const background = await library({ snapshotDelayMs: 60_000, syncDelayMs: 5 });
+    await background.importSnippets();
+    const seen = new Set<number>();
+    while (background.index.index.size < count) {
+      seen.add(background.index.index.size);
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect([...seen].some((size) => size > 0 && size < count)).toBe(true);
+
+    // A search's catch-up (no background sync due) does not wait on timers.
+    const foreground = await library({ snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    await foreground.importSnippets();
+    expect(foreground.index.index.size).toBe(0);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    await foreground.index.current();
+    expect(foreground.index.index.size).toBe(count);
+    expect(timers.mock.calls.filter(([, ms]) => !ms)).toEqual([]);
+  });
+
   it('saves the index it rebuilt soon, not after the quiet delay, and writes that follow do not put it off: a worker stopped soon after does not rebuild again', async () => {
     const store = new MemoryStore();
     const writer = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });

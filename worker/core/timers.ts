@@ -9,3 +9,13 @@ export const nodeImmediate = (() => {
   const g = globalThis as { setImmediate?: (fn: () => void) => unknown; clearImmediate?: (handle: unknown) => void };
   return g.setImmediate && g.clearImmediate ? { set: g.setImmediate, clear: g.clearImmediate } : undefined;
 })();
+
+/**
+ * Resolves on the next macrotask, so requests queued meanwhile get their turn (used between batches).
+ * Measured in a Chromium service worker busy in 20 ms slices for 1.5 s: with `setTimeout(0)` pings
+ * waited p50 17 ms, max 70-90 ms; a MessageChannel or `scheduler.postTask` did about as well; but
+ * `scheduler.yield()` resumes before pending fetch events, so a ping waited the whole 1.5 s.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -95,13 +95,3 @@ export function normalize<T extends Float32Array>(v: T): T {
   }
   return v;
 }
-
-/**
- * Resolves on the next macrotask, so requests queued meanwhile get their turn (used between batches).
- * Measured in a Chromium service worker busy in 20 ms slices for 1.5 s: with `setTimeout(0)` pings
- * waited p50 17 ms, max 70-90 ms; a MessageChannel or `scheduler.postTask` did about as well; but
- * `scheduler.yield()` resumes before pending fetch events, so a ping waited the whole 1.5 s.
- */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}

@@ -23,7 +23,8 @@
  * weight 0.8 (plain BM25 reaches 0.386 there; the two blend). Blended with BM25F in `/qgpt/relevance`
  * (qgpt/rank.ts, test/bench/relevance-quality.ts), 3-5-grams gave nDCG@10 0.456 and 2-4-grams 0.466: 2-4.
  */
-import { normalize, yieldToEventLoop, type Embedder, type EmbedderInfo } from './embedder.ts';
+import { yieldToEventLoop } from '../timers.ts';
+import { normalize, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { CAMEL } from '../search/tokenize.ts';
 
 export interface HashingOptions {

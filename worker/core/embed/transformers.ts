@@ -17,7 +17,8 @@
  * are answered between two batches. `longestSliceMs` reports the longest batch seen.
  */
 import { env, pipeline, type FeatureExtractionPipeline, type Tensor } from '@huggingface/transformers';
-import { normalize, yieldToEventLoop, type Embedder, type EmbedderInfo } from './embedder.ts';
+import { yieldToEventLoop } from '../timers.ts';
+import { normalize, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { DEFAULT_MODEL, type ModelDtype } from './model-files.ts';
 
 export { DEFAULT_MODEL, ONNX_FILE_OF, type ModelDtype } from './model-files.ts';
