@@ -1,6 +1,6 @@
 /** The app section's search while an import runs (app.ts's header describes it). */
 import type { Page } from 'playwright-core';
-import { importSeeds } from './library-import.ts';
+import { stageImport, runImport } from './library-import.ts';
 import { line, round, stats, type Stats } from './stats.ts';
 
 /** A person typing: a search every this many ms, each after the previous one answered. */
@@ -28,12 +28,11 @@ export async function measureSearchDuringImport(
   search: { queries: readonly string[]; params: string },
   log: (line?: string) => void,
 ): Promise<DuringImportResult> {
+  await stageImport(page, count, seed);
   await page.evaluate(pageStartSearching, { ...search, pauseMs: PAUSE_MS, count: IDLE_SEARCHES });
   const idle = stats(await page.evaluate(pageStopSearching, { wait: true }));
   await page.evaluate(pageStartSearching, { ...search, pauseMs: PAUSE_MS });
-  const t0 = Date.now();
-  await importSeeds(page, count, seed);
-  const importSeconds = (Date.now() - t0) / 1000;
+  const importSeconds = (await runImport(page)) / 1000;
   const during = stats(await page.evaluate(pageStopSearching, { wait: false }));
   const result = { assets, imported: count, importSeconds: round(importSeconds), during, idle, ratio: { p50: round(during.p50 / idle.p50), p95: round(during.p95 / idle.p95) } };
   log(`  search while ${count.toLocaleString('en')} more are imported (in ${importSeconds.toFixed(1)} s), the app's request one after another:`);

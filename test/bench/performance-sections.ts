@@ -171,7 +171,7 @@ export function searchSection(search: SearchBenchResult | undefined): string | u
   const per = (f: (s: (typeof sizes)[number]) => string) => sizes.map(f);
   const pair = (s: LatencyStats) => `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} (n=${num(s.n)})`;
   const rows: string[][] = [
-    ['`POST /assets/import`, 1,000 seeds a request', ...per((s) => `${sec(s.importSeconds)}, ${num(s.importPerSecond)} assets/s`)],
+    ['`POST /assets/import`, 1,000 seeds a request, 3 in flight', ...per((s) => `${sec(s.importSeconds)}, ${num(s.importPerSecond)} assets/s`)],
     ['first search after the import (the worker\'s index followed it), no snapshot saved yet', ...per((s) => `${time(s.firstSearchMs)} (loading the index ${time(s.firstSearchLoadMs)})`)],
     ['first search with no snapshot (worker stopped, saved index deleted)', ...per((s) => `${time(s.noSnapshot.firstSearchMs)} (building the index ${time(s.noSnapshot.loadMs)})`)],
     ['… the page reading the records the index is built from (one transaction, nothing else: the bound under it)', ...per((s) => (s.noSnapshot.storeReadMs === undefined ? 'n/a' : time(s.noSnapshot.storeReadMs)))],
