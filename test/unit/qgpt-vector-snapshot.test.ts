@@ -201,10 +201,15 @@ describe('the vector index following writes', () => {
     await api.create(fragmentSeed(RETRY_SNIPPET));
     await vi.waitFor(async () => expect((await library()).embedded).toBe(3), { timeout: 5000, interval: 50 });
     expect(embedded.filter((t) => t.includes('load_config') || t.includes('write_rows') || t.includes('retryWithBackoff'))).toHaveLength(3);
-    // The first relevance call finds them embedded: it embeds only its query.
+    // The first relevance call finds them embedded, and their matrix made (no write was under way when
+    // the sync ended): it embeds only its query.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const matrices = vi.spyOn(VectorMatrix, 'of');
     embedded.length = 0;
     expect((await ask(api, 'write csv rows')).relevant.iterable).not.toHaveLength(0);
     expect(embedded).toEqual(['write csv rows']);
+    expect(matrices).not.toHaveBeenCalled();
+    matrices.mockRestore();
   });
 
   it('takes its snapshot once the vectors are quiet, not right after a catch-up that outlasted the delay', async () => {
