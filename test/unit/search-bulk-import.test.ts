@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_IMPORT } from '../../worker/core/assets/import.ts';
+import { POSITION_ID } from '../../worker/core/links/link-records.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import type { CollectionName } from '../../worker/core/store/records.ts';
+import type { WriteTx } from '../../worker/core/store/store.ts';
 import { dumpStore } from '../support/dump.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
@@ -54,6 +58,33 @@ describe('POST /assets/import', () => {
     const first = (await api.get(`/asset/${ids[0]}`)).json();
     expect(first.tags.iterable.map((t: { text: string }) => t.text)).toEqual(['cli', 'Shell']);
     expect(first.websites.iterable.map((w: { url: string }) => w.url)).toEqual([site.url]);
+  });
+
+  it('puts the link position counter once a slice of seeds, not once a tagged seed', async () => {
+    const counterPuts: number[] = [];
+    const memory = new MemoryStore();
+    const store = new Proxy(memory, {
+      get(target, key) {
+        if (key !== 'write') return Reflect.get(target, key, target);
+        return (fn: (tx: WriteTx) => Promise<unknown>, scope?: readonly CollectionName[]) =>
+          target.write((tx) => fn({
+            ...tx,
+            put: (collection, record) => {
+              if (collection === 'meta' && (record as { id: string }).id === POSITION_ID) counterPuts.push((record as { value: number }).value);
+              return tx.put(collection, record);
+            },
+          }), scope);
+      },
+    });
+    const api = await createTestApi({ store });
+    const seeds = Array.from({ length: 200 }, (_, i) => fragmentSeed(`echo ${i}`, { tags: [{ text: 'cli' }] }));
+    const ids = (await api.post('/assets/import', { iterable: seeds })).json().iterable.map((r: { id: string }) => r.id);
+    // 200 tagged seeds stored 50 at a time: a put or two a slice, the last holding every position taken.
+    expect(counterPuts.length).toBeGreaterThan(0);
+    expect(counterPuts.length).toBeLessThanOrEqual(8);
+    expect(counterPuts.at(-1)).toBe(200);
+    const tag = (await api.get('/tags')).json().iterable.find((t: { text: string }) => t.text === 'cli');
+    expect(tag.assets.iterable.map((a: { id: string }) => a.id)).toEqual(ids);
   });
 
   it('stores nothing when one seed is refused, and says which', async () => {

@@ -55,8 +55,11 @@ export function linkRecord(kind: LinkedKind, other: string, asset: string, posit
   };
 }
 
-/** Per write transaction: its next position (the counter is read once, however many links the write makes). */
-const counters = new WeakMap<WriteTx, Promise<{ next: number }>>();
+/**
+ * Per write transaction: its next position (the counter is read once, however many links the write makes),
+ * and the put of it that is queued, if one is.
+ */
+const counters = new WeakMap<WriteTx, Promise<{ next: number; put?: Promise<void> }>>();
 
 /**
  * Takes `count` positions, later than every link's so far, in the caller's transaction; answers the first.
@@ -68,8 +71,15 @@ export async function takePositions(tx: WriteTx, count = 1): Promise<number> {
   const state = await counter;
   const first = state.next;
   state.next += count;
-  // Put in the order taken, so the last put holds the highest.
-  await tx.put('meta', { id: POSITION_ID, value: state.next });
+  // One put holds the highest position taken: the takes of one moment (an import's seeds take theirs side
+  // by side, a slice at a time) share it, issued a microtask later, still in the transaction; each take
+  // waits for it, so they go on in the order they were taken. A put a take had cost an import of 10,000
+  // with 30% tagged 3,000 puts of this one record.
+  state.put ??= Promise.resolve().then(() => {
+    state.put = undefined;
+    return tx.put('meta', { id: POSITION_ID, value: state.next });
+  });
+  await state.put;
   return first;
 }
 
