@@ -19,3 +19,19 @@ export const nodeImmediate = (() => {
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * A loop that must not hold the thread long runs in slices of about `budgetMs`: `due()` says the slice has
+ * run its time, `next()` yields to the event loop (requests queued meanwhile get their turn) and starts the
+ * next slice.
+ */
+export function timeSlices(budgetMs: number) {
+  let start = performance.now();
+  return {
+    due: () => performance.now() - start > budgetMs,
+    async next(): Promise<void> {
+      await yieldToEventLoop();
+      start = performance.now();
+    },
+  };
+}

@@ -23,7 +23,7 @@
  * weight 0.8 (plain BM25 reaches 0.386 there; the two blend). Blended with BM25F in `/qgpt/relevance`
  * (qgpt/rank.ts, test/bench/relevance-quality.ts), 3-5-grams gave nDCG@10 0.456 and 2-4-grams 0.466: 2-4.
  */
-import { yieldToEventLoop } from '../timers.ts';
+import { timeSlices } from '../timers.ts';
 import { normalize, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { CAMEL } from '../search/tokenize.ts';
 
@@ -172,12 +172,9 @@ export class HashingEmbedder implements Embedder {
   /** Yields to the event loop every `sliceBudgetMs` or so, so a large call never stalls other requests long. */
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    let sliceStart = performance.now();
+    const slices = timeSlices(HashingEmbedder.sliceBudgetMs);
     for (const text of texts) {
-      if (performance.now() - sliceStart > HashingEmbedder.sliceBudgetMs) {
-        await yieldToEventLoop();
-        sliceStart = performance.now();
-      }
+      if (slices.due()) await slices.next();
       out.push(this.embedOne(text));
     }
     return out;

@@ -7,7 +7,7 @@ import { LexicalIndex } from './lexical/lexical-index.ts';
 import { DEFAULT_BM25 } from './lexical/ranking.ts';
 import type { LexicalSnapshot } from './lexical/snapshot.ts';
 import { needsTypos } from './query.ts';
-import { unref, yieldToEventLoop } from '../timers.ts';
+import { timeSlices, unref } from '../timers.ts';
 import { exclusive } from '../exclusive.ts';
 
 /**
@@ -314,7 +314,7 @@ export class SearchIndex {
     // Each asset's latest change: what this context wrote at that change is not read back (feed/written.ts).
     const latest = new Map(changes.map((c) => [c.asset, c.seq]));
     const ids = [...latest.keys()];
-    let sliceStart = performance.now();
+    const slices = timeSlices(BACKGROUND_SLICE_MS);
     for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
       const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
       const { written, unread } = this.ctx.written.split(chunk, latest);
@@ -322,10 +322,7 @@ export class SearchIndex {
       const docs = [...written.map(searchDocument), ...read];
       this.remove(chunk, docs);
       for (let j = 0; j < docs.length; j += APPLY_SLICE) {
-        if (background && performance.now() - sliceStart > BACKGROUND_SLICE_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
+        if (background && slices.due()) await slices.next();
         this.apply(docs.slice(j, j + APPLY_SLICE));
       }
     }
