@@ -67,9 +67,9 @@ export function waitForSnapshot(page: Page, timeoutMs: number): Promise<number |
 }
 
 /**
- * Reads every record of `stores` in the page, in one transaction (a `getAll` on each, all at once), as the
- * index's rebuild reads them (documents.ts `readAllDocuments`): the time IndexedDB alone takes to hand them
- * over, in ms, the best of `rounds`.
+ * Reads every record of `stores` in the page, in one transaction (a `getAll` on each, all at once): the
+ * records the index's rebuild reads (documents.ts `readEveryDocument`, in batches it indexes as they come)
+ * in the time IndexedDB alone takes to hand them over, in ms, the best of `rounds`.
  */
 export function timeStoreRead(page: Page, stores: readonly string[], rounds = 2): Promise<number> {
   return withPageIdb(page, (db) => page.evaluate(pageTimeStoreRead, { db, stores: [...stores], rounds }));

@@ -9,6 +9,7 @@ import type {
   TagRecord,
   WebsiteRecord,
 } from '../store/records.ts';
+import type { Collections } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
 import { LinkTable, linkedToEach } from '../links/link-records.ts';
 import { FIELD_COUNT } from './lexical/fields.ts';
@@ -215,30 +216,105 @@ export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise
   );
 }
 
-/** Reads every asset's document with one bulk read per collection. */
-export async function readAllDocuments(tx: ReadTx): Promise<SearchDocument[]> {
-  const [assets, links, formats, contents, tags, websites, persons, annotations] = await Promise.all([
-    tx.getAll('assets'),
+/** Records a read of every document asks IndexedDB for at a time, per collection. */
+const DOCUMENT_BATCH = 1000;
+
+/**
+ * Reads every asset's document in the caller's transaction, handing each to `onDocument` as soon as its
+ * asset, formats and contents have all been read. Assets, formats and contents are read side by side in
+ * id-ordered batches (the next batch asked for before this one is handled), so the caller's work on the
+ * documents read so far overlaps the store's reading of the rest: when the index is rebuilt from the
+ * store, the reading and the indexing each took about half of it. A document whose parts never all
+ * arrive (a format without content, a record another asset names) is handed over at the end with the
+ * parts that exist, as a read of that asset alone would make it. Returns how many documents it read.
+ */
+export async function readEveryDocument(tx: ReadTx, onDocument: (doc: SearchDocument) => void, batch = DOCUMENT_BATCH): Promise<number> {
+  // The links and labels are read first (they are small) but not waited for: the batches are asked for
+  // at once behind them, and an asset complete before they arrive waits in `ready`.
+  let side: Awaited<ReturnType<typeof readSides>> | undefined;
+  const ready: AssetRecord[] = [];
+  const sides = readSides(tx).then((read) => {
+    side = read;
+    for (const asset of ready.splice(0)) hand(asset);
+  });
+  const formats = new Map<string, FormatRecord>();
+  const contents = new Map<string, ContentRecord>();
+  /** Assets read whose formats or contents are not all read yet, with how many are missing. */
+  const waiting = new Map<string, { asset: AssetRecord; missing: number }>();
+  let count = 0;
+  const pick = <T>(map: Map<string, T>, ids: readonly string[]) => ids.flatMap((id) => map.get(id) ?? []);
+  const hand = (asset: AssetRecord) => {
+    if (!side) return void ready.push(asset);
+    const { links, tags, websites, persons, annotations } = side;
+    count++;
+    onDocument(
+      searchDocument({
+        asset,
+        formats: pick(formats, asset.formats),
+        contents: pick(contents, asset.formats),
+        tags: pick(tags, links.linkedTo(asset.id, 'tags')),
+        websites: pick(websites, links.linkedTo(asset.id, 'websites')),
+        persons: pick(persons, links.linkedTo(asset.id, 'persons')),
+        annotations: pick(annotations, asset.annotations),
+      }),
+    );
+  };
+  const complete = (format: string) => formats.has(format) && contents.has(format);
+  // A format and its content share the id; whichever is read second completes it for its asset.
+  const completed = (format: string) => {
+    const owner = waiting.get(formats.get(format)!.asset);
+    if (!owner || !owner.asset.formats.includes(format) || --owner.missing > 0) return;
+    waiting.delete(owner.asset.id);
+    hand(owner.asset);
+  };
+  await Promise.all([
+    sides,
+    eachBatch(tx, 'assets', batch, (assets) => {
+      for (const asset of assets) {
+        const missing = asset.formats.filter((format) => !complete(format)).length;
+        if (missing === 0) hand(asset);
+        else waiting.set(asset.id, { asset, missing });
+      }
+    }),
+    eachBatch(tx, 'formats', batch, (records) => {
+      for (const format of records) {
+        formats.set(format.id, format);
+        if (contents.has(format.id)) completed(format.id);
+      }
+    }),
+    eachBatch(tx, 'contents', batch, (records) => {
+      for (const content of records) {
+        contents.set(content.id, content);
+        if (formats.has(content.id)) completed(content.id);
+      }
+    }),
+  ]);
+  for (const { asset } of waiting.values()) hand(asset);
+  return count;
+}
+
+/** What a document takes from outside its asset, formats and contents. */
+async function readSides(tx: ReadTx) {
+  const [links, tags, websites, persons, annotations] = await Promise.all([
     LinkTable.read(tx),
-    byId(tx, 'formats'),
-    byId(tx, 'contents'),
     byId(tx, 'tags'),
     byId(tx, 'websites'),
     byId(tx, 'persons'),
     byId(tx, 'annotations'),
   ]);
-  const pick = <T>(map: Map<string, T>, ids: readonly string[]) => ids.flatMap((id) => map.get(id) ?? []);
-  return assets.map((asset) =>
-    searchDocument({
-      asset,
-      formats: pick(formats, asset.formats),
-      contents: pick(contents, asset.formats),
-      tags: pick(tags, links.linkedTo(asset.id, 'tags')),
-      websites: pick(websites, links.linkedTo(asset.id, 'websites')),
-      persons: pick(persons, links.linkedTo(asset.id, 'persons')),
-      annotations: pick(annotations, asset.annotations),
-    }),
-  );
+  return { links, tags, websites, persons, annotations };
+}
+
+/** Reads a whole collection in id-ordered batches, asking for the next batch before handing over this one. */
+async function eachBatch<C extends 'assets' | 'formats' | 'contents'>(tx: ReadTx, c: C, size: number, onBatch: (batch: Collections[C][]) => void): Promise<void> {
+  let next = tx.getRange(c, undefined, size);
+  for (;;) {
+    const batch = await next;
+    const more = batch.length === size;
+    if (more) next = tx.getRange(c, batch[batch.length - 1]!.id, size);
+    onBatch(batch);
+    if (!more) return;
+  }
 }
 
 async function byId<C extends 'formats' | 'contents' | 'tags' | 'websites' | 'persons' | 'annotations'>(tx: ReadTx, c: C) {

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../deps.ts';
 import { changesSince, lastSeq, readSeq } from '../feed/commit.ts';
 import type { Store } from '../store/store.ts';
-import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readAllDocuments, readDocuments, searchDocument, type DocMeta, type SearchDocument } from './documents.ts';
+import { DOCUMENT_SCOPE, DOC_META_CODEC, PSEUDO, documentFields, readDocuments, readEveryDocument, searchDocument, type DocMeta, type SearchDocument } from './documents.ts';
 import { TypoIndex } from './fuzzy.ts';
 import { LexicalIndex } from './lexical/lexical-index.ts';
 import { DEFAULT_BM25 } from './lexical/ranking.ts';
@@ -287,9 +287,12 @@ export class SearchIndex {
     this.restored = undefined;
     // The seq first: a write committed between the two reads is then applied again by the next catch-up.
     const seq = await lastSeq(this.ctx);
-    const docs = await this.ctx.store.read((tx) => readAllDocuments(tx), DOCUMENT_SCOPE);
     const lexical = new LexicalIndex<DocMeta>(DEFAULT_BM25, DOC_META_CODEC);
-    for (const doc of docs) lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0);
+    // Each document is indexed as soon as it is read, while the store reads the rest.
+    await this.ctx.store.read(
+      (tx) => readEveryDocument(tx, (doc) => lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0)),
+      DOCUMENT_SCOPE,
+    );
     lexical.compact();
     this.lexical = lexical;
     this.seq = seq;

@@ -1,0 +1,76 @@
+/**
+ * Reading every asset's search document for a rebuild (search/documents.ts `readEveryDocument`): the same
+ * documents as reading each asset alone (`readDocuments`), on every store, while the collections are read
+ * in batches side by side, and each document handed over before the reading ends.
+ */
+import { describe, expect, it } from 'vitest';
+import { DOCUMENT_SCOPE, readDocuments, readEveryDocument, type SearchDocument } from '../../worker/core/search/documents.ts';
+import type { ReadTx } from '../../worker/core/store/store.ts';
+import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { STORES } from '../support/stores.ts';
+import { createTestApi } from '../support/test-api.ts';
+
+const byId = (docs: SearchDocument[]) => [...docs].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+for (const [engine, open] of Object.entries(STORES)) {
+  describe(`readEveryDocument: ${engine}`, () => {
+    it('hands over every document as reading each asset alone makes it, the first ones before the last batch is read', async () => {
+      const store = await open();
+      try {
+        const api = await createTestApi({ store });
+        const site = { url: 'https://example.com/docs', name: 'Docs' };
+        const seeds = Array.from({ length: 11 }, (_, i) =>
+          fragmentSeed(i % 2 ? `def step_${i}(x):\n    # adds ${i}\n    return x + ${i}` : `${PYTHON_SNIPPET}\n# copy ${i}`, {
+            ...(i % 3 === 0 ? { tags: [{ text: `tag ${i}` }] } : {}),
+            ...(i % 4 === 0 ? { websites: [site] } : {}),
+          }),
+        );
+        const ids: string[] = (await api.post('/assets/import', { iterable: seeds })).json().iterable.map((r: { id: string }) => r.id);
+        expect(ids).toHaveLength(11);
+        // Parts that do not line up: an asset with a second format (a copy of its first), a format whose
+        // content is gone, and an asset naming a format that does not exist.
+        await store.write(async (tx) => {
+          const [two, noContent, dangling] = await tx.getMany('assets', [ids[1]!, ids[2]!, ids[3]!]);
+          const format = (await tx.get('formats', two!.formats[0]!))!;
+          const content = (await tx.get('contents', format.id))!;
+          const copy = `${format.id.slice(0, -1)}z`;
+          await tx.put('formats', { ...format, id: copy });
+          await tx.put('contents', { ...content, id: copy, fragment: { ...content.fragment!, string: { raw: 'SECOND_FORMAT text' } } });
+          await tx.put('assets', { ...two!, formats: [...two!.formats, copy] });
+          await tx.delete('contents', noContent!.formats[0]!);
+          await tx.put('assets', { ...dangling!, formats: [...dangling!.formats, 'no-such-format'] });
+        }, ['assets', 'formats', 'contents']);
+
+        const expected = byId(await store.read((tx) => readDocuments(tx, ids), DOCUMENT_SCOPE));
+        expect(expected.find((d) => d.id === ids[1])!.code).toContain('SECOND_FORMAT');
+        const handed: { doc: SearchDocument; rangesAsked: number }[] = [];
+        let rangesAsked = 0;
+        const count = await store.read((tx) => {
+          const counting: ReadTx = { ...tx, getRange: (c, after, limit) => (rangesAsked++, tx.getRange(c, after, limit)) };
+          return readEveryDocument(counting, (doc) => handed.push({ doc, rangesAsked }), 2);
+        }, DOCUMENT_SCOPE);
+
+        expect(count).toBe(11);
+        expect(byId(handed.map((h) => h.doc))).toEqual(expected);
+        // 11 assets, 12 formats and 11 contents in batches of 2 (a collection's reading ends at a batch
+        // short of 2): 6 + 7 + 6 ranges. The first documents were handed over while later batches were
+        // still to be asked for.
+        expect(rangesAsked).toBe(19);
+        expect(handed[0]!.rangesAsked).toBeLessThan(rangesAsked);
+      } finally {
+        store.close();
+      }
+    });
+
+    it('reads an empty library', async () => {
+      const store = await open();
+      try {
+        const handed: SearchDocument[] = [];
+        expect(await store.read((tx) => readEveryDocument(tx, (doc) => handed.push(doc)), DOCUMENT_SCOPE)).toBe(0);
+        expect(handed).toEqual([]);
+      } finally {
+        store.close();
+      }
+    });
+  });
+}
