@@ -155,11 +155,15 @@ describe('a delete left half done', () => {
     expect(await stored(api.store, doomed)).toEqual({ naming: [], lastChange: 'deleted', marker: true });
   });
 
-  it('the marker: none for an empty store (nothing to repair, a refused first request stores nothing); put by the first worker on a store with assets; a worker finding it reads nothing else', async () => {
+  it('the marker: none for an empty store (nothing to repair, a refused first request stores nothing); put by its first write that succeeds, and by the first worker on a store with assets but no marker; a worker finding it reads nothing else', async () => {
     const api = await createTestApi();
     expect((await api.post('/tags/create', { text: 7 })).status).toBe(422);
     expect(await api.store.read((tx) => tx.get('meta', WHOLE_ID))).toBeUndefined();
     await api.create(fragmentSeed(PYTHON_SNIPPET));
+    // Put by the write itself: the next worker need not read every asset, link and change to look for a half-done delete.
+    expect(await api.store.read((tx) => tx.get('meta', WHOLE_ID))).toEqual({ id: WHOLE_ID, value: true });
+    // A store with assets but no marker (written by an earlier version): the next worker looks, then puts it.
+    await api.store.write((tx) => tx.delete('meta', WHOLE_ID), ['meta']);
     const second = await createTestApi({ store: reopened(api.store) });
     expect((await second.get('/tags')).status).toBe(200);
     expect(await api.store.read((tx) => tx.get('meta', WHOLE_ID))).toEqual({ id: WHOLE_ID, value: true });

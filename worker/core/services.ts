@@ -10,7 +10,7 @@ import { draftSeed } from './assets/draft.ts';
 import { importAssets } from './assets/import.ts';
 import { exportAsset, parseExportType } from './assets/export.ts';
 import { getActivities, getAsset, getAssetBody, getConversations, getFormats, listAssets, listAssetsBody, listIdentifiers, pseudoSnapshot } from './assets/read.ts';
-import { scrubAnswer, settleDeletes } from './assets/half-deleted.ts';
+import { markAfterWrite, scrubAnswer, settleDeletes } from './assets/half-deleted.ts';
 import { deleteAsset } from './assets/remove.ts';
 import { incrementScores } from './assets/scores.ts';
 import { AssetUpdateSchema, reclassifyAsset, updateAsset } from './assets/update.ts';
@@ -414,7 +414,8 @@ export function createServices(ctx: ServiceContext): AllServices {
 /**
  * Each operation run after `settleDeletes` and answered without half-deleted assets (assets/half-deleted.ts):
  * a worker's first operation finishes the deletes a stopped worker left half done, a write first finishes
- * those a full disk held up, and no answer names an asset whose delete is still half done. Not `backup`:
+ * those a full disk held up (and the first write on a store empty at the start puts the marker that saves
+ * the next worker this look), and no answer names an asset whose delete is still half done. Not `backup`:
  * the file holds the records as they are stored.
  */
 function afterHalfDeletes(ctx: ServiceContext, services: AllServices): AllServices {
@@ -434,7 +435,9 @@ function afterHalfDeletes(ctx: ServiceContext, services: AllServices): AllServic
           }
         : async (...args: unknown[]) => {
             await settleDeletes(ctx, write);
-            return scrubAnswer(ctx.store, await operation(...args));
+            const answer = await operation(...args);
+            if (write) await markAfterWrite(ctx);
+            return scrubAnswer(ctx.store, answer);
           };
   }
   return wrapped as unknown as AllServices;

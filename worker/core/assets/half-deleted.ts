@@ -41,6 +41,8 @@ interface HalfDeletes {
   finished: Set<string>;
   /** The WHOLE_ID marker is known to be stored. */
   marked: boolean;
+  /** The store was empty when this worker first looked, so holds no marker: its first write puts it. */
+  emptyAtStart?: boolean;
 }
 
 const states = new WeakMap<Store, HalfDeletes>();
@@ -117,6 +119,23 @@ export function unlinkAndLog(ctx: ServiceContext, asset: AssetLinks): Promise<st
 }
 
 /**
+ * Called after every write that succeeded (services.ts): on a store that was empty when this worker first
+ * looked, the first one puts the marker. Without it the next worker would read every asset, link and change
+ * before its first answer (2 s at 100,000 assets, after a first import). A marker that cannot be put is
+ * looked for again by the next worker, as before; the write has committed either way.
+ */
+export async function markAfterWrite(ctx: ServiceContext): Promise<void> {
+  const state = stateOf(ctx.store);
+  if (!state.emptyAtStart) return;
+  state.emptyAtStart = false;
+  try {
+    await finishHalfDeletes(ctx);
+  } catch (error) {
+    console.warn(`deletes: the marker could not be put (${(error as Error).message}); the next worker looks for half-deleted assets`);
+  }
+}
+
+/**
  * Awaited by every service operation before it runs (services.ts): the first one of a worker looks for
  * half-deleted assets when the marker is missing (see the header); a write first tries to finish those
  * known.
@@ -139,9 +158,13 @@ async function checkOnce(ctx: ServiceContext): Promise<void> {
     return;
   }
   const { found, empty } = await findHalfDeleted(ctx);
-  // A store that holds no asset and has logged no change has nothing to repair, now or at the next start
-  // (looking costs nothing there): no marker is written for it, so a first request that is refused stores nothing.
-  if (empty) return;
+  // A store that holds no asset and has logged no change has nothing to repair (looking costs nothing
+  // there): no marker is written for it now, so a first request that is refused stores nothing. The first
+  // write that succeeds puts it (`markAfterWrite`).
+  if (empty) {
+    state.emptyAtStart = true;
+    return;
+  }
   for (const asset of found) state.pending.set(asset.id, asset);
   await finishHalfDeletes(ctx);
 }
