@@ -144,6 +144,24 @@ describe('a delete left half done', () => {
     expect((await next.post(`/assets/${doomed}/delete`)).status).toBe(404);
   });
 
+  it('a delete on a full disk tries its second step again while the browser gives the space back: room within the wait answers 200, whole; none, a 507', async () => {
+    const { api, doomed, kept } = await library();
+    const disk = { full: true };
+    const next = await createTestApi({ store: reopened(api.store, disk) });
+    // The first step's space comes back a moment after it (Chromium frees it in the background).
+    setTimeout(() => (disk.full = false), 120);
+    const reply = await next.post(`/assets/${doomed}/delete`);
+    expect([reply.status, reply.text]).toEqual([200, doomed]);
+    expect(await stored(api.store, doomed)).toEqual({ naming: [], lastChange: 'deleted', marker: true });
+
+    disk.full = true;
+    const started = Date.now();
+    const refused = await next.post(`/assets/${kept}/delete`);
+    expect(refused.json().error).toMatchObject({ status: 507, code: 'storage_full_delete_unfinished' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(await stored(api.store, kept)).toMatchObject({ lastChange: 'updated', marker: false });
+  });
+
   it('any write with room finishes it, not only its own delete', async () => {
     const { api, doomed } = await library();
     await halfDelete(api.store, doomed);

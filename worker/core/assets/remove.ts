@@ -44,7 +44,9 @@ const OWNED = ['assets', 'formats', 'contents', 'annotations', 'activities', 're
  * 2. the usual transaction for the rest: the asset unlinked from its tags, websites, summaries, persons
  *    and conversations, and the delete logged (and then published).
  *
- * Should the second step fail (the disk still full), the answer says so (507 `storage_full_delete_unfinished`:
+ * The browser gives the first step's space back in the background (its database compacts, its blob files
+ * go), so a second step refused at once is tried again for a little while (UNLINK_RETRIES_MS) before the
+ * delete gives up. Should it still fail (the disk still full), the answer says so (507 `storage_full_delete_unfinished`:
  * the asset is gone, the rest is not done). Until the step runs the asset is half-deleted (half-deleted.ts):
  * answers leave it out, the next write (or the next worker, found through the missing marker) finishes it.
  */
@@ -62,15 +64,23 @@ async function deleteOnFullDisk(ctx: ServiceContext, id: string): Promise<string
   noteHalfDeleted(ctx.store, asset);
   // The cached answers of other assets list this one among their labels' assets.
   ctx.assetCache.clear();
-  try {
-    await unlinkAndLog(ctx, asset);
-  } catch (error) {
-    if (!isQuotaExceeded(error)) throw error;
-    throw unfinishedError();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await unlinkAndLog(ctx, asset);
+      break;
+    } catch (error) {
+      if (!isQuotaExceeded(error)) throw error;
+      const wait = UNLINK_RETRIES_MS[attempt];
+      if (wait === undefined) throw unfinishedError();
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
   await noteDeleteFinished(ctx, id).catch((error: unknown) => console.error('delete: putting back the whole-deletes marker failed', error));
   return id;
 }
+
+/** The waits before each new try of a full-disk delete's second step: about 2 s in all. */
+const UNLINK_RETRIES_MS = [50, 100, 200, 400, 600, 800];
 
 const unfinishedError = () =>
   new ApiError(
