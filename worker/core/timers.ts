@@ -17,7 +17,12 @@ export const nodeImmediate = (() => {
  * `scheduler.yield()` resumes before pending fetch events, so a ping waited the whole 1.5 s.
  */
 export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return sleep(0);
+}
+
+/** Resolves after `ms` (a wait before trying again). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

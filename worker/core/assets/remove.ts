@@ -6,6 +6,7 @@ import { unlinkConversations } from '../qgpt/conversations.ts';
 import { forgetRelevant } from '../qgpt/relevant-ring.ts';
 import type { AssetRecord } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';
+import { sleep } from '../timers.ts';
 import { isHalfDeleted, markHalfDeleted, noteDeleteFinished, noteHalfDeleted, takeFinishedDelete, unlinkAndLog } from './half-deleted.ts';
 import { requireAsset } from './read.ts';
 
@@ -72,7 +73,7 @@ async function deleteOnFullDisk(ctx: ServiceContext, id: string): Promise<string
       if (!isQuotaExceeded(error)) throw error;
       const wait = UNLINK_RETRIES_MS[attempt];
       if (wait === undefined) throw unfinishedError();
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await sleep(wait);
     }
   }
   await noteDeleteFinished(ctx, id).catch((error: unknown) => console.error('delete: putting back the whole-deletes marker failed', error));

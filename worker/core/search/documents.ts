@@ -3,13 +3,13 @@ import type { SeededFormat } from '../model/schemas.ts';
 import type {
   AnnotationRecord,
   AssetRecord,
+  Collections,
   ContentRecord,
   FormatRecord,
   PersonRecord,
   TagRecord,
   WebsiteRecord,
 } from '../store/records.ts';
-import type { Collections } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
 import { LinkTable, linkedToEach } from '../links/link-records.ts';
 import { FIELD_COUNT } from './lexical/fields.ts';
@@ -224,19 +224,14 @@ const DOCUMENT_BATCH = 1000;
  * asset, formats and contents have all been read. Assets, formats and contents are read side by side in
  * id-ordered batches (the next batch asked for before this one is handled), so the caller's work on the
  * documents read so far overlaps the store's reading of the rest: when the index is rebuilt from the
- * store, the reading and the indexing each took about half of it. A document whose parts never all
+ * store, the reading and the indexing each took about half of it. The links and labels are read first.
+ * A document whose parts never all
  * arrive (a format without content, a record another asset names) is handed over at the end with the
  * parts that exist, as a read of that asset alone would make it. Returns how many documents it read.
  */
 export async function readEveryDocument(tx: ReadTx, onDocument: (doc: SearchDocument) => void, batch = DOCUMENT_BATCH): Promise<number> {
-  // The links and labels are read first (they are small) but not waited for: the batches are asked for
-  // at once behind them, and an asset complete before they arrive waits in `ready`.
-  let side: Awaited<ReturnType<typeof readSides>> | undefined;
-  const ready: AssetRecord[] = [];
-  const sides = readSides(tx).then((read) => {
-    side = read;
-    for (const asset of ready.splice(0)) hand(asset);
-  });
+  // The links and labels first (they are small; IndexedDB would answer them before the batches anyway).
+  const { links, tags, websites, persons, annotations } = await readSides(tx);
   const formats = new Map<string, FormatRecord>();
   const contents = new Map<string, ContentRecord>();
   /** Assets read whose formats or contents are not all read yet, with how many are missing. */
@@ -244,8 +239,6 @@ export async function readEveryDocument(tx: ReadTx, onDocument: (doc: SearchDocu
   let count = 0;
   const pick = <T>(map: Map<string, T>, ids: readonly string[]) => ids.flatMap((id) => map.get(id) ?? []);
   const hand = (asset: AssetRecord) => {
-    if (!side) return void ready.push(asset);
-    const { links, tags, websites, persons, annotations } = side;
     count++;
     onDocument(
       searchDocument({
@@ -268,7 +261,6 @@ export async function readEveryDocument(tx: ReadTx, onDocument: (doc: SearchDocu
     hand(owner.asset);
   };
   await Promise.all([
-    sides,
     eachBatch(tx, 'assets', batch, (assets) => {
       for (const asset of assets) {
         const missing = asset.formats.filter((format) => !complete(format)).length;

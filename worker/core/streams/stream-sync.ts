@@ -24,6 +24,7 @@ import type { ChangeEvent } from '../feed/feed.ts';
 import type { Asset, Assets, StreamedIdentifiers } from '../model/schemas.ts';
 import { assetDelta, identifierDelta } from './frames.ts';
 import type { StreamCatchUp, StreamFrame, StreamKind } from './protocol.ts';
+import { sleep } from '../timers.ts';
 
 export interface SyncTransport {
   /** The snapshot frame and the seq it reflects. */
@@ -87,7 +88,7 @@ export class StreamSync {
   constructor(private readonly options: SyncOptions) {
     this.retryDelays = options.retryDelays ?? DEFAULT_RETRY_DELAYS;
     this.now = options.now ?? (() => new Date());
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? sleep;
   }
 
   /** Fetches and emits the snapshot, then applies what arrived meanwhile. Rejects if there is no snapshot. */
