@@ -1,11 +1,12 @@
 /**
  * Reading every asset's search document for a rebuild (search/documents.ts `readEveryDocument`): the same
  * documents as reading each asset alone (`readDocuments`), on every store, while the collections are read
- * in batches side by side, and each document handed over before the reading ends.
+ * in batches side by side, each document handed over before the reading ends, and a write let through
+ * between two batches.
  */
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_SCOPE, readDocuments, readEveryDocument, type SearchDocument } from '../../worker/core/search/documents.ts';
-import type { ReadTx } from '../../worker/core/store/store.ts';
+import type { ReadTx, Store } from '../../worker/core/store/store.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { STORES } from '../support/stores.ts';
 import { createTestApi } from '../support/test-api.ts';
@@ -45,10 +46,11 @@ for (const [engine, open] of Object.entries(STORES)) {
         expect(expected.find((d) => d.id === ids[1])!.code).toContain('SECOND_FORMAT');
         const handed: { doc: SearchDocument; rangesAsked: number }[] = [];
         let rangesAsked = 0;
-        const count = await store.read((tx) => {
-          const counting: ReadTx = { ...tx, getRange: (c, after, limit) => (rangesAsked++, tx.getRange(c, after, limit)) };
-          return readEveryDocument(counting, (doc) => handed.push({ doc, rangesAsked }), 2);
-        }, DOCUMENT_SCOPE);
+        const counting: Store = {
+          ...store,
+          read: (fn, scope) => store.read((tx) => fn({ ...tx, getRange: (c, after, limit) => (rangesAsked++, tx.getRange(c, after, limit)) } as ReadTx), scope),
+        };
+        const count = await readEveryDocument(counting, (doc) => handed.push({ doc, rangesAsked }), 2);
 
         expect(count).toBe(11);
         expect(byId(handed.map((h) => h.doc))).toEqual(expected);
@@ -62,11 +64,42 @@ for (const [engine, open] of Object.entries(STORES)) {
       }
     });
 
+    it('lets a write on the collections it reads commit between two batches, and hands over what it then reads', async () => {
+      const store = await open();
+      try {
+        const api = await createTestApi({ store });
+        const seeds = Array.from({ length: 6 }, (_, i) => fragmentSeed(`def step_${i}(x):\n    return x + ${i}`));
+        const ids: string[] = (await api.post('/assets/import', { iterable: seeds })).json().iterable.map((r: { id: string }) => r.id);
+        // An asset record whose id sorts after every other, put (and committed) once the first batch of
+        // assets is read and before it is handed over: were the whole read one transaction, IndexedDB would
+        // hold the write until the reading ended, and this would never end.
+        const last = `${[...ids].sort().at(-1)}~`;
+        let written = false;
+        const writing: Store = {
+          ...store,
+          read: async (fn, scope) => {
+            const out = await store.read(fn, scope);
+            if (!written && scope?.length === 1 && scope[0] === 'assets') {
+              written = true;
+              await store.write(async (tx) => tx.put('assets', { ...(await tx.get('assets', ids[0]!))!, id: last, formats: [] }), ['assets']);
+            }
+            return out;
+          },
+        };
+        const handed: string[] = [];
+        expect(await readEveryDocument(writing, (doc) => handed.push(doc.id), 2)).toBe(7);
+        expect(written).toBe(true);
+        expect(handed).toContain(last);
+      } finally {
+        store.close();
+      }
+    });
+
     it('reads an empty library', async () => {
       const store = await open();
       try {
         const handed: SearchDocument[] = [];
-        expect(await store.read((tx) => readEveryDocument(tx, (doc) => handed.push(doc)), DOCUMENT_SCOPE)).toBe(0);
+        expect(await readEveryDocument(store, (doc) => handed.push(doc))).toBe(0);
         expect(handed).toEqual([]);
       } finally {
         store.close();

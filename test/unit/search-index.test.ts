@@ -25,6 +25,7 @@ import { importModule } from '../../worker/node/import-modules.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { checkResponse } from '../support/responses.ts';
 import { fragmentSeed } from '../support/seeds.ts';
+import { STORES } from '../support/stores.ts';
 
 /** One "worker lifetime": an app and its search index on a store that outlives it. */
 async function start(store: Store, options: SearchIndexOptions = { snapshotDelayMs: 5, syncDelayMs: 5 }) {
@@ -192,6 +193,44 @@ describe('the search index across restarts', () => {
     expect(await second.search('debounce')).toEqual([a]);
     expect(second.index.lastLoad?.from).toBe('snapshot');
   });
+
+  for (const [engine, open] of Object.entries(STORES)) {
+    it(`answers the writes committed while it rebuilds, which are not held up by the rebuild (${engine})`, async () => {
+      const store = await open();
+      try {
+        // The rebuild reads each batch in a transaction of its own: once it has read the first batch of
+        // assets, a create and a delete commit before it reads on.
+        let during: (() => Promise<void>) | undefined;
+        const hooked: Store = Object.assign(Object.create(store) as Store, {
+          read: async <T,>(fn: (tx: ReadTx) => Promise<T>, scope?: readonly CollectionName[]) => {
+            const out = await store.read(fn, scope);
+            const run = scope?.length === 1 && scope[0] === 'assets' ? during : undefined;
+            during = run ? undefined : during;
+            await run?.();
+            return out;
+          },
+        });
+        const writer = await start(hooked, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+        const kept = await writer.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
+        const deleted = await writer.create('function parseConfig(text) { return JSON.parse(text); }');
+
+        const first = await start(hooked, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+        let created: string | undefined;
+        during = async () => {
+          created = await first.create('def tokenize(source): return lexer.scan(grammar, source)');
+          await first.call('POST', `/assets/${deleted}/delete`);
+        };
+        expect(await first.search('checksum')).toEqual([kept]);
+        expect(first.index.lastLoad?.from).toBe('rebuild');
+        expect(during).toBeUndefined();
+        expect(await first.search('tokenize grammar')).toEqual([created]);
+        expect(await first.search('parseConfig')).toEqual([]);
+        await first.index.flush();
+      } finally {
+        store.close();
+      }
+    });
+  }
 
   it('follows writes in the background once loaded, and keeps the snapshot fresh', async () => {
     const store = new MemoryStore();

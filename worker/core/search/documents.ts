@@ -3,6 +3,7 @@ import type { SeededFormat } from '../model/schemas.ts';
 import type {
   AnnotationRecord,
   AssetRecord,
+  CollectionName,
   Collections,
   ContentRecord,
   FormatRecord,
@@ -10,7 +11,7 @@ import type {
   TagRecord,
   WebsiteRecord,
 } from '../store/records.ts';
-import type { ReadTx } from '../store/store.ts';
+import type { ReadTx, Store } from '../store/store.ts';
 import { LinkTable, linkedToEach } from '../links/link-records.ts';
 import { FIELD_COUNT } from './lexical/fields.ts';
 import type { MetaCodec } from './lexical/snapshot.ts';
@@ -220,18 +221,24 @@ export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise
 const DOCUMENT_BATCH = 1000;
 
 /**
- * Reads every asset's document in the caller's transaction, handing each to `onDocument` as soon as its
- * asset, formats and contents have all been read. Assets, formats and contents are read side by side in
- * id-ordered batches (the next batch asked for before this one is handled), so the caller's work on the
- * documents read so far overlaps the store's reading of the rest: when the index is rebuilt from the
- * store, the reading and the indexing each took about half of it. The links and labels are read first.
- * A document whose parts never all
- * arrive (a format without content, a record another asset names) is handed over at the end with the
- * parts that exist, as a read of that asset alone would make it. Returns how many documents it read.
+ * Reads every asset's search document, handing each to `onDocument` as soon as its asset, formats and
+ * contents have all been read. Assets, formats and contents are read side by side in id-ordered batches
+ * (the next batch asked for before this one is handled), so the caller's work on the documents read so
+ * far overlaps the store's reading of the rest: when the index is rebuilt from the store, the reading and
+ * the indexing each took about half of it. The links and labels are read first, in one transaction.
+ *
+ * Each batch is read in a transaction of its own, on its one collection: IndexedDB holds a write back
+ * until every earlier transaction on its collections has ended, so in one transaction for the whole read,
+ * a create sent during a rebuild at 100,000 assets waited for all of it (8 s). The documents are then not
+ * one snapshot of the store: the caller reads the change log's seq before and applies every change after
+ * it (the search index's catch-up), which mends a document a write changed while it was read.
+ *
+ * A document whose parts never all arrive (a format without content, a record another asset names, one
+ * a write removed meanwhile) is handed over at the end with the parts that exist, as a read of that
+ * asset alone would make it. Returns how many documents it read.
  */
-export async function readEveryDocument(tx: ReadTx, onDocument: (doc: SearchDocument) => void, batch = DOCUMENT_BATCH): Promise<number> {
-  // The links and labels first (they are small; IndexedDB would answer them before the batches anyway).
-  const { links, tags, websites, persons, annotations } = await readSides(tx);
+export async function readEveryDocument(store: Store, onDocument: (doc: SearchDocument) => void, batch = DOCUMENT_BATCH): Promise<number> {
+  const { links, tags, websites, persons, annotations } = await store.read(readSides, SIDE_SCOPE);
   const formats = new Map<string, FormatRecord>();
   const contents = new Map<string, ContentRecord>();
   /** Assets read whose formats or contents are not all read yet, with how many are missing. */
@@ -261,20 +268,20 @@ export async function readEveryDocument(tx: ReadTx, onDocument: (doc: SearchDocu
     hand(owner.asset);
   };
   await Promise.all([
-    eachBatch(tx, 'assets', batch, (assets) => {
+    eachBatch(store, 'assets', batch, (assets) => {
       for (const asset of assets) {
         const missing = asset.formats.filter((format) => !complete(format)).length;
         if (missing === 0) hand(asset);
         else waiting.set(asset.id, { asset, missing });
       }
     }),
-    eachBatch(tx, 'formats', batch, (records) => {
+    eachBatch(store, 'formats', batch, (records) => {
       for (const format of records) {
         formats.set(format.id, format);
         if (contents.has(format.id)) completed(format.id);
       }
     }),
-    eachBatch(tx, 'contents', batch, (records) => {
+    eachBatch(store, 'contents', batch, (records) => {
       for (const content of records) {
         contents.set(content.id, content);
         if (formats.has(content.id)) completed(content.id);
@@ -284,6 +291,8 @@ export async function readEveryDocument(tx: ReadTx, onDocument: (doc: SearchDocu
   for (const { asset } of waiting.values()) hand(asset);
   return count;
 }
+
+const SIDE_SCOPE = ['links', 'tags', 'websites', 'persons', 'annotations'] as const satisfies readonly CollectionName[];
 
 /** What a document takes from outside its asset, formats and contents. */
 async function readSides(tx: ReadTx) {
@@ -297,13 +306,17 @@ async function readSides(tx: ReadTx) {
   return { links, tags, websites, persons, annotations };
 }
 
-/** Reads a whole collection in id-ordered batches, asking for the next batch before handing over this one. */
-async function eachBatch<C extends 'assets' | 'formats' | 'contents'>(tx: ReadTx, c: C, size: number, onBatch: (batch: Collections[C][]) => void): Promise<void> {
-  let next = tx.getRange(c, undefined, size);
+/**
+ * Reads a whole collection in id-ordered batches, each in a transaction of its own, asking for the next
+ * batch before handing over this one.
+ */
+async function eachBatch<C extends 'assets' | 'formats' | 'contents'>(store: Store, c: C, size: number, onBatch: (batch: Collections[C][]) => void): Promise<void> {
+  const range = (after: string | undefined) => store.read((tx) => tx.getRange(c, after, size), [c]);
+  let next = range(undefined);
   for (;;) {
     const batch = await next;
     const more = batch.length === size;
-    if (more) next = tx.getRange(c, batch[batch.length - 1]!.id, size);
+    if (more) next = range(batch[batch.length - 1]!.id);
     onBatch(batch);
     if (!more) return;
   }

@@ -285,14 +285,12 @@ export class SearchIndex {
   private async rebuild(): Promise<void> {
     const t0 = performance.now();
     this.restored = undefined;
-    // The seq first: a write committed between the two reads is then applied again by the next catch-up.
+    // The seq first: a write committed while the documents are read (in many transactions, so that writes
+    // are not held up for all of it) is then applied again by the catch-up that follows.
     const seq = await lastSeq(this.ctx);
     const lexical = new LexicalIndex<DocMeta>(DEFAULT_BM25, DOC_META_CODEC);
     // Each document is indexed as soon as it is read, while the store reads the rest.
-    await this.ctx.store.read(
-      (tx) => readEveryDocument(tx, (doc) => lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0)),
-      DOCUMENT_SCOPE,
-    );
+    await readEveryDocument(this.ctx.store, (doc) => lexical.set(doc.id, documentFields(doc), doc.meta, doc.meta.pseudo ? PSEUDO : 0));
     lexical.compact();
     this.lexical = lexical;
     this.seq = seq;
