@@ -216,6 +216,15 @@ function headline(r: BenchResults): string {
       '1 / 1',
       `with no snapshot ${verdict(s100.noSnapshot.firstSearchMs, 3000, 'max', ' ms')}${s100.noSnapshot.storeReadMs === undefined ? '' : ` (reading its records alone: ${time(s100.noSnapshot.storeReadMs)})`}`,
     ]);
+    const during = s100.createsDuringBuild;
+    if (during) {
+      rows.push([
+        'a create sent into that build from the store, 100,000 assets (one after another from 1 s on, until the body is read)',
+        `p50 ${ms(during.creates.p50)}, max ${ms(during.creates.max)} (that build's first search ${time(during.firstSearchMs)})`,
+        num(during.creates.n),
+        'no target (a write once waited for the whole build)',
+      ]);
+    }
   }
   const cold = s10?.coldStart;
   if (cold && search) {

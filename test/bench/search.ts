@@ -10,7 +10,8 @@
  *      in the worker (`rank` of the Server-Timing header: query analysis and ranking, no transport, no
  *      asset reads) and end to end (page fetch until the body is read, up to 100 results each);
  *    - with no snapshot at all: the worker stopped, the saved index deleted, the first search (it builds
- *      the index from the store);
+ *      the index from the store); at 100,000, once more with creates sent into that build one after
+ *      another (a write is not held up by the build: search/documents.ts `readEveryDocument`);
  *  - at 10,000: the worker stopped through CDP, then the time to the first search answer (the worker
  *    starts, opens IndexedDB, restores the saved index, applies the change log, searches, reads the results);
  *  - then whatever the caller's `onLibrary` measures on the same library, in the same page (run.ts:
@@ -51,6 +52,12 @@ export interface SearchSizeResult {
    * (`storeReadMs`, absent before 2026-11-29).
    */
   noSnapshot: { firstSearchMs: number; loadMs: number; storeReadMs?: number };
+  /**
+   * At 100,000 only, another build from the store (stopped, deleted again): creates sent into it one after
+   * another from 1 s on, each until its body is read, and that build's first search (absent before
+   * 2026-11-29, when a write waited for the whole build).
+   */
+  createsDuringBuild?: { creates: Stats; firstSearchMs: number };
   snapshotSavedAfterMs: number | null;
   /** Time in the worker: query analysis and ranking (Server-Timing `rank`). */
   index: Stats;
@@ -101,6 +108,8 @@ const WARMUP = 20;
  * library grew; a link is one record now (links/link-records.ts), but the sizes keep their libraries.
  */
 const TAG_SHARE = Number(process.env.BENCH_TAG_SHARE ?? 0.2);
+/** At most this many creates sent into a build from the store at 100,000 (one after another while it runs). */
+const CREATES_DURING_BUILD = 20;
 /** Worker stops measured at 10,000 (each: a first search and, after another stop, an echo). */
 const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES || 15);
 
@@ -135,6 +144,14 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       const resaved = await waitForSnapshot(page, 60_000 + size);
       if (resaved === null) log(`  (the rebuilt index was NOT saved within ${60 + size / 1000} s: the stops below rebuild it)`);
       const storeReadMs = await timeStoreRead(page, DOCUMENT_SCOPE);
+      let createsDuringBuild: SearchSizeResult['createsDuringBuild'];
+      if (size >= 100_000) {
+        await options.stopWorkers(page);
+        await deleteSearchSnapshot(page);
+        const during = await page.evaluate(createsDuringSearch, { query: gen.query(), startMs: 1000, gapMs: 250, max: CREATES_DURING_BUILD });
+        createsDuringBuild = { creates: stats(during.creates), firstSearchMs: round(during.searchMs) };
+        if ((await waitForSnapshot(page, 60_000 + size)) === null) log(`  (the index rebuilt with creates under way was NOT saved within ${60 + size / 1000} s)`);
+      }
       const result: SearchSizeResult = {
         assets: size,
         importSeconds: round(importSeconds),
@@ -142,6 +159,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         firstSearchMs: round(first[0]!.total),
         firstSearchLoadMs: round(first[0]!.load),
         noSnapshot: { firstSearchMs: round(rebuilt!.total), loadMs: round(rebuilt!.load), storeReadMs: round(storeReadMs) },
+        ...(createsDuringBuild ? { createsDuringBuild } : {}),
         snapshotSavedAfterMs: savedAfter === null ? null : Math.round(savedAfter),
         index: stats(measured.map((m) => m.rank)),
         endToEnd: stats(measured.map((m) => m.total)),
@@ -150,6 +168,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       };
 
       log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search after it ${ms(result.firstSearchMs)} (of which loading the index ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}; with no snapshot (worker stopped, saved index deleted) ${ms(result.noSnapshot.firstSearchMs)} (building the index ${ms(result.noSnapshot.loadMs)}; the page reading the records it is built from, alone: ${ms(storeReadMs)})`);
+      if (createsDuringBuild) log(line('  creates sent into another such build', createsDuringBuild.creates, `; that first search ${ms(createsDuringBuild.firstSearchMs)}`));
       log(line('  in the worker (rank)', result.index));
       log(line('  end to end (page fetch)', result.endToEnd, `, ${result.meanResults.toFixed(0)} results a query`));
       log(line('  of which reading the results', result.assetsRead));
@@ -248,6 +267,38 @@ export function searchEach(queries: readonly string[] | { queries: readonly stri
       out.push({ total, load: timing.load ?? 0, rank: timing.rank ?? NaN, catchup: timing.catchup ?? NaN, assets: timing.assets ?? NaN, results: JSON.parse(text).iterable.length, bytes: text.length });
     }
     return out;
+  })();
+}
+
+/**
+ * A search (the worker's first: it builds the index) and, from `startMs` into it until it answers, creates
+ * one after another `gapMs` apart (at most `max`), each timed until its body is read.
+ */
+function createsDuringSearch({ query, startMs, gapMs, max }: { query: string; startMs: number; gapMs: number; max: number }): Promise<{ creates: number[]; searchMs: number }> {
+  return (async () => {
+    const t0 = performance.now();
+    let searchMs: number | undefined;
+    const searching = fetch(`/api/assets/search?query=${encodeURIComponent(query)}&transferables=false`)
+      .then((r) => r.text())
+      .then(() => void (searchMs = performance.now() - t0));
+    const creates: number[] = [];
+    await new Promise((r) => setTimeout(r, startMs));
+    for (let i = 0; searchMs === undefined && i < max; i++) {
+      const t = performance.now();
+      const application = { id: 'bench', name: 'VS_CODE', version: '1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
+      const raw = `def written_during_build_${i}(x):\n    return x * ${i}`;
+      const response = await fetch('/api/assets/create?transferables=false', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'SEEDED_ASSET', asset: { application, format: { fragment: { string: { raw } } } } }),
+      });
+      await response.text();
+      if (!response.ok) throw new Error(`create during the build: ${response.status}`);
+      creates.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, gapMs));
+    }
+    await searching;
+    return { creates, searchMs: searchMs! };
   })();
 }
 
