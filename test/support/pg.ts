@@ -48,9 +48,17 @@ export function testSchema(prefix = 't'): string {
   return `${prefix}_${process.pid}_${Date.now().toString(36)}_${++n}`;
 }
 
+/** The stores this file opened with the two functions below, closed before their database (closeFileDatabases). */
+const fileStores = new Set<PgStore>();
+
+function kept(store: PgStore): PgStore {
+  fileStores.add(store);
+  return store;
+}
+
 /** A new, empty PgStore on this file's PGlite. */
 export async function openPgliteStore(options: PgStoreOptions = {}): Promise<PgStore> {
-  return PgStore.open(await testPglite(), { schema: testSchema(), ...options });
+  return kept(await PgStore.open(await testPglite(), { schema: testSchema(), ...options }));
 }
 
 const suiteSchemas = new Set<string>();
@@ -64,12 +72,13 @@ export async function openPostgresStore(): Promise<PgStore> {
   if (!db) throw new Error('TESSERA_TEST_STORE=postgres needs DATABASE_URL (see scripts/postgres.sh)');
   const schema = testSchema('tu');
   suiteSchemas.add(schema);
-  return PgStore.open(await db, { schema });
+  return kept(await PgStore.open(await db, { schema }));
 }
 
 /**
- * After each test file (test/support/per-file.ts): drops the schemas of the route and domain suites'
- * stores and closes the PGlite, and the PostgreSQL pool of `TESSERA_TEST_STORE=postgres` (a file that
+ * After each test file (test/support/per-file.ts): closes the file's stores (a background save of an index
+ * then fails quietly, as on a host's shutdown, instead of warning that the database is closed), drops the
+ * schemas of the route and domain suites' stores and closes the PGlite, and the PostgreSQL pool of `TESSERA_TEST_STORE=postgres` (a file that
  * calls testPostgres itself closes that one), then forgets both: a vitest worker runs many files one
  * after another (vitest.config.ts), and the next file opens its own.
  */
@@ -78,6 +87,8 @@ export async function closeFileDatabases(): Promise<void> {
   pglite = undefined;
   postgres = undefined;
   suiteSchemas.clear();
+  for (const store of fileStores) store.close();
+  fileStores.clear();
   if (server && process.env.TESSERA_TEST_STORE === 'postgres') {
     const db = await server;
     await dropSchemas(db, schemas);

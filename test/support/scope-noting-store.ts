@@ -16,6 +16,9 @@ export class ScopeNotingStore implements Store {
     this.writes.push(scope);
     return this.inner.write(fn, scope);
   }
+  get closed() {
+    return this.inner.closed;
+  }
   close() {
     this.inner.close();
   }

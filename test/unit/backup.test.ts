@@ -29,6 +29,9 @@ function spyOn(store: Store, calls: string[]): Store {
     read: (fn, scope) => (calls.push('read'), store.read((tx) => fn(wrap(tx)), scope)),
     write: (fn) => store.write(fn),
     close: () => store.close(),
+    get closed() {
+      return store.closed;
+    },
   };
 }
 

@@ -36,6 +36,9 @@ function reopened(store: Store, disk: { full: boolean } = { full: false }): Stor
         return fn(refusing);
       }, scope),
     close: () => store.close(),
+    get closed() {
+      return store.closed;
+    },
   };
 }
 
@@ -191,6 +194,9 @@ describe('a delete left half done', () => {
       read: (fn, scope) => (reads.push((scope ?? ['all']).join(',')), inner.read(fn, scope)),
       write: (fn, scope) => inner.write(fn, scope),
       close: () => inner.close(),
+      get closed() {
+        return inner.closed;
+      },
     };
     const third = await createTestApi({ store: spied });
     // The request's reads only: over HTTP the host's LogFeed read its starting seq (meta) as it started.

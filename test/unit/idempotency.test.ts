@@ -82,6 +82,9 @@ describe('Idempotency-Key on POST /assets/create', () => {
           return fn(spy);
         }, scope),
       close: () => inner.close(),
+      get closed() {
+        return inner.closed;
+      },
     };
     const api = await createTestApi({ store });
     await api.call('POST', '/assets/create', fragmentSeed(PYTHON_SNIPPET), key('k-tx'));

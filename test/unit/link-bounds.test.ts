@@ -59,6 +59,9 @@ class RecordingStore implements Store {
     );
   }
 
+  get closed() {
+    return this.inner.closed;
+  }
   close() {
     this.inner.close();
   }

@@ -403,6 +403,26 @@ describe('the search index across restarts', () => {
     expect((await snapshotOf(store))?.seq).toBe(await lastSeq(first.ctx));
   });
 
+  it('says nothing of a save that fails because its store was closed (a host shutting down), and warns of one that fails on an open store', async () => {
+    const store = new MemoryStore();
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    await first.create('alpha beta gamma');
+    await first.search('alpha');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const write = vi.spyOn(store, 'write').mockImplementation(() => Promise.reject(new Error('the database is closed')));
+    store.close();
+    await first.index.flush();
+    expect(write).toHaveBeenCalled();
+    expect(warn).not.toHaveBeenCalled();
+    const open = new MemoryStore();
+    const second = await start(open, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    await second.create('alpha beta gamma');
+    await second.search('alpha');
+    vi.spyOn(open, 'write').mockImplementation(() => Promise.reject(new Error('the database is closed')));
+    await second.index.flush();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('could not save the index'));
+  });
+
   it('a snapshot restored without metadata takes it later, keeping what was re-indexed meanwhile', () => {
     const fields = (word: string) => [[word], [], [], [], [], []];
     const full = new LexicalIndex<{ v: string }>();

@@ -18,6 +18,9 @@ function counting(store: Store): Store & { writes: number } {
       return store.write(fn, scope);
     },
     close: () => store.close(),
+    get closed() {
+      return store.closed;
+    },
   };
   return counted;
 }

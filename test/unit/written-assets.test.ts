@@ -24,6 +24,9 @@ class ReadCountingStore implements Store {
   write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]) {
     return this.inner.write(fn, scope);
   }
+  get closed() {
+    return this.inner.closed;
+  }
   close() {
     this.inner.close();
   }

@@ -115,7 +115,7 @@ export class IdbStore implements Store {
   private opening: Promise<Db> | undefined;
   private blocked = false;
   private onBlocked = new Set<() => void>();
-  private closed = false;
+  closed = false;
 
   private constructor(
     private name: string,

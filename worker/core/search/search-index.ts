@@ -377,7 +377,9 @@ export class SearchIndex {
     this.syncTimer = unref(
       setTimeout(() => {
         this.syncTimer = undefined;
-        void this.current(undefined, { meta: false, background: true }).catch((error) => console.warn(`search: background catch-up failed: ${String(error)}`));
+        void this.current(undefined, { meta: false, background: true }).catch((error) => {
+          if (!this.ctx.store.closed) console.warn(`search: background catch-up failed: ${String(error)}`);
+        });
       }, this.options.syncDelayMs),
     );
   }
@@ -405,7 +407,7 @@ export class SearchIndex {
       this.savedSeq = records[0]!.seq;
     } catch (error) {
       this.dirty = true;
-      console.warn(`search: could not save the index (${String(error)})`);
+      if (!this.ctx.store.closed) console.warn(`search: could not save the index (${String(error)})`);
     }
     this.lastSave = { ms: performance.now() - t0, end: performance.now() };
   }

@@ -39,13 +39,16 @@ const idsOf = (records: { id: string }[]) => records.map((r) => r.id).join(' ');
 
 export const storeContract: StoreCase[] = [
   {
-    name: 'a committed put can be read back, and a missing id reads as undefined',
+    name: 'a committed put can be read back, and a missing id reads as undefined; `closed` says whether close() was called',
     async run({ open }) {
       const store = await open();
       await store.write((tx) => tx.put('tags', tag('a', 'alpha')));
       check(same(await store.read((tx) => tx.get('tags', 'a')), tag('a', 'alpha')), 'get returns what was put');
       check((await store.read((tx) => tx.get('tags', 'missing'))) === undefined, 'missing id is undefined');
+      const closed = () => store.closed;
+      check(!closed(), '`closed` is false until close() is called');
       store.close();
+      check(closed(), '`closed` is true once close() is called');
     },
   },
   {

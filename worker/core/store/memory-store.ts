@@ -92,7 +92,11 @@ export class MemoryStore implements Store {
     return this.exclusive(run);
   }
 
-  close(): void {}
+  closed = false;
+
+  close(): void {
+    this.closed = true;
+  }
 
   private commit(staged: Staged): void {
     // An open read keeps the tables it began with: changed ones are replaced, not changed in place.

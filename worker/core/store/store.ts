@@ -66,4 +66,9 @@ export interface Store {
    */
   write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T>;
   close(): void;
+  /**
+   * Whether `close()` was called. A background save or catch-up that fails once its store is closed (a host
+   * shutting down, a test ending) is not worth a warning: what it would have written is derived data.
+   */
+  readonly closed: boolean;
 }

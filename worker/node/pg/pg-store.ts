@@ -40,7 +40,7 @@ const FLUSH_AT = 1000;
 const BATCH = 500;
 
 export class PgStore implements Store {
-  private closed = false;
+  closed = false;
   private readonly tables: Record<CollectionName, string>;
 
   private constructor(

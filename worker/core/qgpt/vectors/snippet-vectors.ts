@@ -156,7 +156,9 @@ export class VectorIndex {
             // relevance call; during an import it was made after every sync (20 MB each at 20,000 assets).
             if (!this.ctx.heard.writing) this.currentMatrix();
           })
-          .catch((error) => console.error('vectors: background sync failed', error));
+          .catch((error) => {
+            if (!this.ctx.store.closed) console.error('vectors: background sync failed', error);
+          });
       }, SYNC_DELAY_MS),
     );
   }
@@ -186,7 +188,9 @@ export class VectorIndex {
     this.snapshotTimer = unref(
       setTimeout(() => {
         if (this.running || this.syncTimer !== undefined || this.ctx.heard.writing) return this.scheduleSnapshot();
-        void this.saveSnapshot().catch((error) => console.warn(`vectors: could not save the snapshot (${String(error)})`));
+        void this.saveSnapshot().catch((error) => {
+          if (!this.ctx.store.closed) console.warn(`vectors: could not save the snapshot (${String(error)})`);
+        });
       }, SNAPSHOT_DELAY_MS),
     );
   }
