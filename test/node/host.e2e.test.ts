@@ -3,12 +3,17 @@
  * process on a free port with a temporary data folder (PGlite), driven with the official SDK from Node
  * (every response checked against the contract) and real WebSockets (`ws`).
  */
+import { join } from 'node:path';
 import { FlattenedAssetsFromJSON, type Asset, type Seed } from '@pieces.app/pieces-os-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLICATION, GO_SNIPPET, PYTHON_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { configureChatEndpoint, startChatServer } from '../support/chat-server.ts';
 import { hostCall, openSocket, sdk, startHostProcess, wsUrl, type HostProcess } from '../support/node-host.ts';
 import { preparedDataDir } from '../support/pg.ts';
+import { readSeq } from '../../worker/core/feed/commit.ts';
+import { SNAPSHOT_ID, type SearchSnapshot } from '../../worker/core/search/search-index.ts';
+import { PgliteDatabase } from '../../worker/node/pg/database.ts';
+import { PgStore } from '../../worker/node/pg/pg-store.ts';
 
 const seed = (raw: string) => fragmentSeed(raw) as unknown as Seed;
 
@@ -200,9 +205,21 @@ describe('Node host on PGlite, through the official SDK', { timeout: 180_000 }, 
     }
   });
 
-  it('a restart on the same data folder keeps everything', async () => {
+  it('a restart on the same data folder keeps everything; the stop saved the search index with every write in it', async () => {
+    // A write the index has not caught up with yet (it would, 300 ms on, and save 1.5 s after that).
+    expect((await api.assets.searchAssets({ query: 'fmt.Println' })).iterable[0]!.identifier).toBe(go.id);
+    const late = await api.assets.assetsCreateNewAsset({ seed: seed('def stopped_soon_after(): return "saved at the stop"') });
     const before = (await api.assets.assetsSnapshot({ transferables: true })).iterable;
     expect(await host.stop('SIGTERM')).toBe(0);
+    const db = await PgliteDatabase.open({ dataDir: join(dir, 'pglite') });
+    try {
+      const store = await PgStore.open(db);
+      const [snapshot, seq] = await store.read(async (tx) => [(await tx.get('indexes', SNAPSHOT_ID)) as SearchSnapshot | undefined, await readSeq(tx)] as const);
+      store.close();
+      expect(snapshot?.seq).toBe(seq);
+    } finally {
+      await db.close();
+    }
     host = await startHostProcess(['--data', dir]);
     api = sdk(host.url);
     const after = (await api.assets.assetsSnapshot({ transferables: true })).iterable;
@@ -210,6 +227,7 @@ describe('Node host on PGlite, through the official SDK', { timeout: 180_000 }, 
     expect(strip(after)).toBe(strip(before));
     expect((await api.asset.assetSnapshot({ asset: python.id })).name).toBe('argument parser');
     expect((await api.assets.searchAssets({ query: 'fmt.Println' })).iterable[0]!.identifier).toBe(go.id);
+    expect((await api.assets.searchAssets({ query: 'stopped_soon_after' })).iterable[0]!.identifier).toBe(late.id);
     const stream = await openSocket(wsUrl(host.url, '/assets/stream/identifiers'));
     expect((await stream.next()).iterable).toHaveLength(before.length);
     stream.close();

@@ -16,6 +16,8 @@ import { createApp, type App } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { withDefaults, type Deps, type ServiceContext } from '../core/deps.ts';
 import type { Feed } from '../core/feed/feed.ts';
+import { vectorIndexFor } from '../core/qgpt/vectors/snippet-vectors.ts';
+import { searchIndexFor } from '../core/search/search-index.ts';
 import type { Store } from '../core/store/store.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
 import { importModule } from './import-modules.ts';
@@ -82,6 +84,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     close() {
       closing ??= (async () => {
         await close(server, hostApp);
+        await saveIndexes(hostApp.ctx);
         await storage.close();
       })();
       return closing;
@@ -183,6 +186,17 @@ export async function listen(hostApp: HostApp, address: { port: number; hostname
     endWithError(socket, 400, 'bad_request', `The request is not valid HTTP (${error.code ?? error.message}).`);
   });
   return server;
+}
+
+/**
+ * On a planned stop, after the last request: the search index caught up and saved, and the vectors saved,
+ * if they changed since their last save (each waits for a quiet moment otherwise, 1.5 s or more), so the next start restores them
+ * instead of replaying the changes since, or rebuilding the index when those are more than the change log
+ * keeps. A failure is said and does not hold the stop up: they are derived data.
+ */
+async function saveIndexes(ctx: ServiceContext): Promise<void> {
+  const saves = await Promise.allSettled([searchIndexFor(ctx).catchUpAndSave(), vectorIndexFor(ctx).saveSnapshot()]);
+  for (const save of saves) if (save.status === 'rejected') console.warn(`tessera: an index was not saved before the stop (${String(save.reason)})`);
 }
 
 /** Closes the sockets (going away), then the server and its connections. */

@@ -191,6 +191,12 @@ export class SearchIndex {
     return this.seq;
   }
 
+  /** Before a planned stop: a loaded index applies every committed write, then saves the snapshot if it changed. */
+  async catchUpAndSave(): Promise<void> {
+    if (this.loaded) await this.current(undefined, { meta: false });
+    await this.flush();
+  }
+
   /** Writes the snapshot now if the index changed since the last one (tests, and before a planned stop). */
   async flush(): Promise<void> {
     clearTimeout(this.saveTimer);
