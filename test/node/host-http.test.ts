@@ -3,7 +3,7 @@
  * what Node's parser refuses before the app sees it gets the JSON error body of every error, and a
  * request answered before its body arrived closes its connection, so a client's next request finds a new
  * one instead of a socket closed under it; an idle connection stays open well past what clients are told
- * (so they let it go first).
+ * (so they let it go first); a stop answers the requests under way before it closes their connections.
  */
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { LogFeed } from '../../worker/node/log-feed.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { openPgliteStore } from '../support/pg.ts';
 import { checkResponse } from '../support/responses.ts';
+import { fragmentSeed } from '../support/seeds.ts';
 
 const LIMIT = 8 * 1024;
 let hostApp: HostApp;
@@ -90,5 +91,40 @@ describe('the Node host over HTTP', () => {
     } finally {
       socket.destroy();
     }
+  }, 15_000);
+
+  it('a stop answers a request under way before it closes the connection (the write committed, the client told), and cuts one that outlasts the grace', async () => {
+    const store = await openPgliteStore();
+    const inner = createHostApp({ store, feed: await LogFeed.start(store), shared: false, deps: { classifier: await testClassifier() } });
+    // The request waits inside the app until the stop has begun, so it is surely under way then.
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    let begin!: () => void;
+    const stopBegun = new Promise<void>((resolve) => (begin = resolve));
+    const app: HostApp = { ...inner, fetch: async (request) => (arrived(), await stopBegun, inner.fetch(request)) };
+    const stopping = await listen(app, { port: 0, hostname: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(stopping.address() as AddressInfo).port}`;
+    const created = fetch(`${url}/assets/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fragmentSeed('def under_way(): return 1')) });
+    await arrival;
+    const stopped = close(stopping, app);
+    begin();
+    const response = await created;
+    expect(response.status).toBe(200);
+    const { id } = (await response.json()) as { id: string };
+    await stopped;
+    expect((await store.read((tx) => tx.get('assets', id)))?.id).toBe(id);
+
+    // A request whose body never ends is under way for good: cut once the grace is over.
+    const hanging = await listen(inner, { port: 0, hostname: '127.0.0.1' });
+    const socket = connect((hanging.address() as AddressInfo).port, '127.0.0.1');
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.write('POST /assets/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"asset"');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const t0 = performance.now();
+    await close(hanging, inner, 300);
+    await ended;
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(250);
+    expect(performance.now() - t0).toBeLessThan(5_000);
   }, 15_000);
 });

@@ -199,12 +199,26 @@ async function saveIndexes(ctx: ServiceContext): Promise<void> {
   for (const save of saves) if (save.status === 'rejected') console.warn(`tessera: an index was not saved before the stop (${String(save.reason)})`);
 }
 
-/** Closes the sockets (going away), then the server and its connections. */
-export async function close(server: Server, hostApp: HostApp): Promise<void> {
+/** How long a stop lets the requests under way finish before it closes their connections. */
+export const STOP_GRACE_MS = 10_000;
+
+/**
+ * Closes the sockets (going away), then the server: no new connection is taken, idle ones are closed, and a
+ * request under way is answered before its connection is (for up to `graceMs`, then it is cut). Cut at once,
+ * a write could commit with its client told nothing but a reset, and send it again.
+ */
+export async function close(server: Server, hostApp: HostApp, graceMs = STOP_GRACE_MS): Promise<void> {
   hostApp.sockets.close();
   await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
+    // A kept-alive connection turns idle once its response is sent: looked for until the last has closed.
+    const idle = setInterval(() => server.closeIdleConnections(), 20);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }
 
