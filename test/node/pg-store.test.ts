@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addLink, assetsOf, linkedTo } from '../../worker/core/links/link-records.ts';
 import type { SnippetRecord } from '../../worker/core/store/records.ts';
@@ -276,6 +277,43 @@ describe.skipIf(!droppedUrl)('PgStore when PostgreSQL drops its connection', () 
       await dropSchemas(admin, [schema]);
       await db.close();
       await admin.close();
+    }
+  });
+});
+
+const queuedUrl = postgresUrl('PgStore reads asked side by side on PostgreSQL');
+describe.skipIf(!queuedUrl)('PgStore reads asked side by side on PostgreSQL', () => {
+  it('runs one query at a time on a connection, not on node-postgres\'s queue of a busy client (deprecated, gone in pg@9)', async () => {
+    const db = await PostgresDatabase.open({ url: queuedUrl!, max: 2 });
+    const schema = testSchema();
+    /** The most queries seen under way at once on any one connection. */
+    let most = 0;
+    const connect = db.pool.connect.bind(db.pool) as (...args: unknown[]) => Promise<pg.PoolClient>;
+    // The promise form is what a transaction's lease takes; the callback form (pool.query) is left as it is.
+    db.pool.connect = (async (...args: unknown[]) => {
+      if (args.length > 0) return connect(...args);
+      const connection = await connect();
+      let running = 0;
+      const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<unknown>;
+      connection.query = (async (...args: unknown[]) => {
+        most = Math.max(most, ++running);
+        try {
+          return await query(...args);
+        } finally {
+          running--;
+        }
+      }) as typeof connection.query;
+      return connection;
+    }) as typeof db.pool.connect;
+    try {
+      const store = await PgStore.open(db, { schema });
+      await store.write((tx) => Promise.all([tx.put('meta', { id: 'a', value: 1 }), tx.put('tags', { id: 't', text: 't', folded: 't', category: 'UNKNOWN', created: '', updated: '', mechanisms: {} })]));
+      const [meta, tags, links] = await store.read((tx) => Promise.all([tx.getAll('meta'), tx.getAll('tags'), tx.getAll('links')]));
+      expect([meta.length, tags.length, links.length]).toEqual([1, 1, 0]);
+      expect(most).toBe(1);
+    } finally {
+      await dropSchemas(db, [schema]);
+      await db.close();
     }
   });
 });

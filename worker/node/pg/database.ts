@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { exclusive } from '../../core/exclusive.ts';
 
 export interface SqlClient {
   /** One statement; `$1`… are `params`. */
@@ -172,12 +173,16 @@ export class PostgresDatabase implements Database {
     const onError = (error: Error) => (broken = error);
     connection.on('error', onError);
     let released = false;
+    // A transaction's reads may be asked for side by side (Promise.all); a connection runs one query at a
+    // time, and node-postgres's own queue for a busy client is deprecated (pg@9 removes it): queued here.
+    const inTurn = exclusive();
     return {
       client: {
-        query: async <R,>(sql: string, params?: unknown[]) => (await connection.query(sql, params)).rows as R[],
-        script: async (sql: string) => {
-          await connection.query(sql);
-        },
+        query: <R,>(sql: string, params?: unknown[]) => inTurn(async () => (await connection.query(sql, params)).rows as R[]),
+        script: (sql: string) =>
+          inTurn(async () => {
+            await connection.query(sql);
+          }),
       },
       release: () => {
         if (released) return;
