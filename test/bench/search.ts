@@ -30,6 +30,7 @@ import type { Browser, Page } from 'playwright-core';
 import { measureFirstRelevance, measureRelevanceLatency, type FirstRelevance, type RelevanceLatency } from './relevance.ts';
 import { DOCUMENT_SCOPE } from '../../worker/core/search/documents.ts';
 import { deleteSearchSnapshot, importSeeds, timeStoreRead, waitForSnapshot } from './library-import.ts';
+import { seedBody } from './create-snippets.ts';
 import { SnippetGen } from './library-snippets.ts';
 import { argValue, runSectionAlone } from './server.ts';
 import { line, ms, round, stats, type Stats } from './stats.ts';
@@ -148,7 +149,8 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       if (size >= 100_000) {
         await options.stopWorkers(page);
         await deleteSearchSnapshot(page);
-        const during = await page.evaluate(createsDuringSearch, { query: gen.query(), startMs: 1000, gapMs: 250, max: CREATES_DURING_BUILD });
+        const bodies = Array.from({ length: CREATES_DURING_BUILD }, (_, i) => seedBody(`def written_during_build_${i}(x):\n    return x * ${i}`));
+        const during = await page.evaluate(createsDuringSearch, { query: gen.query(), startMs: 1000, gapMs: 250, bodies });
         createsDuringBuild = { creates: stats(during.creates), firstSearchMs: round(during.searchMs) };
         if ((await waitForSnapshot(page, 60_000 + size)) === null) log(`  (the index rebuilt with creates under way was NOT saved within ${60 + size / 1000} s)`);
       }
@@ -272,9 +274,9 @@ export function searchEach(queries: readonly string[] | { queries: readonly stri
 
 /**
  * A search (the worker's first: it builds the index) and, from `startMs` into it until it answers, creates
- * one after another `gapMs` apart (at most `max`), each timed until its body is read.
+ * of `bodies` one after another `gapMs` apart, each timed until its body is read.
  */
-function createsDuringSearch({ query, startMs, gapMs, max }: { query: string; startMs: number; gapMs: number; max: number }): Promise<{ creates: number[]; searchMs: number }> {
+function createsDuringSearch({ query, startMs, gapMs, bodies }: { query: string; startMs: number; gapMs: number; bodies: string[] }): Promise<{ creates: number[]; searchMs: number }> {
   return (async () => {
     const t0 = performance.now();
     let searchMs: number | undefined;
@@ -283,15 +285,9 @@ function createsDuringSearch({ query, startMs, gapMs, max }: { query: string; st
       .then(() => void (searchMs = performance.now() - t0));
     const creates: number[] = [];
     await new Promise((r) => setTimeout(r, startMs));
-    for (let i = 0; searchMs === undefined && i < max; i++) {
+    for (let i = 0; searchMs === undefined && i < bodies.length; i++) {
       const t = performance.now();
-      const application = { id: 'bench', name: 'VS_CODE', version: '1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
-      const raw = `def written_during_build_${i}(x):\n    return x * ${i}`;
-      const response = await fetch('/api/assets/create?transferables=false', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'SEEDED_ASSET', asset: { application, format: { fragment: { string: { raw } } } } }),
-      });
+      const response = await fetch('/api/assets/create?transferables=false', { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[i] });
       await response.text();
       if (!response.ok) throw new Error(`create during the build: ${response.status}`);
       creates.push(performance.now() - t);

@@ -78,9 +78,9 @@ export async function openPostgresStore(): Promise<PgStore> {
 /**
  * After each test file (test/support/per-file.ts): closes the file's stores (a background save of an index
  * then fails quietly, as on a host's shutdown, instead of warning that the database is closed), drops the
- * schemas of the route and domain suites' stores and closes the PGlite, and the PostgreSQL pool of `TESSERA_TEST_STORE=postgres` (a file that
- * calls testPostgres itself closes that one), then forgets both: a vitest worker runs many files one
- * after another (vitest.config.ts), and the next file opens its own.
+ * schemas of the route and domain suites' stores and closes the PGlite, and the PostgreSQL pool of
+ * `TESSERA_TEST_STORE=postgres` (a file that calls testPostgres itself closes that one), then forgets
+ * both: a vitest worker runs many files one after another (vitest.config.ts), and the next file opens its own.
  */
 export async function closeFileDatabases(): Promise<void> {
   const [lite, server, schemas] = [pglite, postgres, [...suiteSchemas]];
