@@ -234,6 +234,8 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
 export interface TimedSearch {
   /** The fetch until its body is read. */
   total: number;
+  /** Waiting for the index's turn (a background catch-up or snapshot under way). */
+  wait: number;
   /** Restoring or rebuilding the index (a worker's first search only; 0 otherwise). */
   load: number;
   rank: number;
@@ -266,7 +268,7 @@ export function searchEach(queries: readonly string[] | { queries: readonly stri
           return [name, Number(dur)];
         }),
       );
-      out.push({ total, load: timing.load ?? 0, rank: timing.rank ?? NaN, catchup: timing.catchup ?? NaN, assets: timing.assets ?? NaN, results: JSON.parse(text).iterable.length, bytes: text.length });
+      out.push({ total, wait: timing.wait ?? NaN, load: timing.load ?? 0, rank: timing.rank ?? NaN, catchup: timing.catchup ?? NaN, assets: timing.assets ?? NaN, results: JSON.parse(text).iterable.length, bytes: text.length });
     }
     return out;
   })();

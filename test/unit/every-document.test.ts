@@ -1,10 +1,11 @@
 /**
  * Reading every asset's search document for a rebuild (search/documents.ts `readEveryDocument`): the same
- * documents as reading each asset alone (`readDocuments`), on every store, while the collections are read
- * in batches side by side, each document handed over before the reading ends, and a write let through
- * between two batches.
+ * documents as reading each asset alone (`readDocuments`), on every store. A small library is read in one
+ * transaction with the change log's seq; a bigger one in batches side by side, each document handed over
+ * before the reading ends, and a write let through between two batches.
  */
 import { describe, expect, it } from 'vitest';
+import { readSeq } from '../../worker/core/feed/commit.ts';
 import { DOCUMENT_SCOPE, readDocuments, readEveryDocument, type SearchDocument } from '../../worker/core/search/documents.ts';
 import type { ReadTx, Store } from '../../worker/core/store/store.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
@@ -50,9 +51,10 @@ for (const [engine, open] of Object.entries(STORES)) {
           ...store,
           read: (fn, scope) => store.read((tx) => fn({ ...tx, getRange: (c, after, limit) => (rangesAsked++, tx.getRange(c, after, limit)) } as ReadTx), scope),
         };
-        const count = await readEveryDocument(counting, (doc) => handed.push({ doc, rangesAsked }), 2);
+        const { count, seq } = await readEveryDocument(counting, (doc) => handed.push({ doc, rangesAsked }), { batch: 2, wholeUpTo: 10 });
 
         expect(count).toBe(11);
+        expect(seq).toBe(await store.read(readSeq));
         expect(byId(handed.map((h) => h.doc))).toEqual(expected);
         // 11 assets, 12 formats and 11 contents in batches of 2 (a collection's reading ends at a batch
         // short of 2): 6 + 7 + 6 ranges. The first documents were handed over while later batches were
@@ -87,9 +89,36 @@ for (const [engine, open] of Object.entries(STORES)) {
           },
         };
         const handed: string[] = [];
-        expect(await readEveryDocument(writing, (doc) => handed.push(doc.id), 2)).toBe(7);
+        const seqBefore = await store.read(readSeq);
+        const read = await readEveryDocument(writing, (doc) => handed.push(doc.id), { batch: 2, wholeUpTo: 0 });
+        expect(read.count).toBe(7);
         expect(written).toBe(true);
         expect(handed).toContain(last);
+        // The seq is the one before the write (which the caller's catch-up then applies again).
+        expect(read.seq).toBe(seqBefore);
+      } finally {
+        store.close();
+      }
+    });
+
+    it('reads a small library whole in one transaction, with the seq its documents are at', async () => {
+      const store = await open();
+      try {
+        const api = await createTestApi({ store });
+        const seeds = Array.from({ length: 5 }, (_, i) => fragmentSeed(`def step_${i}(x):\n    return x + ${i}`, i === 2 ? { tags: [{ text: 'kept' }] } : {}));
+        const ids: string[] = (await api.post('/assets/import', { iterable: seeds })).json().iterable.map((r: { id: string }) => r.id);
+        const expected = byId(await store.read((tx) => readDocuments(tx, ids), DOCUMENT_SCOPE));
+        expect(expected.some((d) => d.tags === 'kept')).toBe(true);
+        const scopes: (readonly string[] | undefined)[] = [];
+        const counting: Store = { ...store, read: (fn, scope) => (scopes.push(scope), store.read(fn, scope)) };
+        const handed: SearchDocument[] = [];
+
+        const read = await readEveryDocument(counting, (doc) => handed.push(doc), { batch: 2, wholeUpTo: 5 });
+
+        expect(read).toEqual({ count: 5, seq: await store.read(readSeq) });
+        expect(byId(handed)).toEqual(expected);
+        // One transaction, over every collection a document is made of and the seq's.
+        expect(scopes).toEqual([[...DOCUMENT_SCOPE, 'meta']]);
       } finally {
         store.close();
       }
@@ -99,7 +128,7 @@ for (const [engine, open] of Object.entries(STORES)) {
       const store = await open();
       try {
         const handed: SearchDocument[] = [];
-        expect(await readEveryDocument(store, (doc) => handed.push(doc))).toBe(0);
+        expect(await readEveryDocument(store, (doc) => handed.push(doc))).toEqual({ count: 0, seq: 0 });
         expect(handed).toEqual([]);
       } finally {
         store.close();

@@ -210,11 +210,12 @@ describe('the search index across restarts', () => {
             return out;
           },
         });
-        const writer = await start(hooked, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+        const batched = { snapshotDelayMs: 60_000, syncDelayMs: 60_000, wholeLibraryAssets: 0 };
+        const writer = await start(hooked, batched);
         const kept = await writer.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
         const deleted = await writer.create('function parseConfig(text) { return JSON.parse(text); }');
 
-        const first = await start(hooked, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+        const first = await start(hooked, batched);
         let created: string | undefined;
         during = async () => {
           created = await first.create('def tokenize(source): return lexer.scan(grammar, source)');
@@ -242,25 +243,28 @@ describe('the search index across restarts', () => {
     expect(first.index.index.has(a)).toBe(true);
   });
 
-  it('catches up in the background a few milliseconds at a time, so other tasks run between; a search catches up at once', async () => {
+  /** A library in one context (as in the hosts) whose import of `count` snippets its index then catches up on. */
+  const importingLibrary = async (options: SearchIndexOptions, count: number) => {
     // One context for the app and the index, as in the hosts: the index takes the imported documents from
     // what this context wrote, so no read of the store makes the catch-up wait (and let other tasks run).
-    const library = async (options: SearchIndexOptions) => {
-      const ctx = withDefaults({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: await testClassifier(), loadModule: importModule });
-      const index = useSearchIndex(ctx, options);
-      await index.current();
-      const app = createApp(ctx);
-      const importSnippets = async () => {
-        const iterable = Array.from({ length: count }, (_, i) => fragmentSeed(`def helper_${i}(rows): return [r * ${i} for r in rows if r]`));
-        const response = await app.request('/api/assets/import', {
-          method: 'POST',
-          body: JSON.stringify({ iterable }),
-          headers: { 'content-type': 'application/json' },
-        });
-        expect(response.status).toBe(200);
-      };
-      return { index, importSnippets };
+    const ctx = withDefaults({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: await testClassifier(), loadModule: importModule });
+    const index = useSearchIndex(ctx, options);
+    await index.current();
+    const app = createApp(ctx);
+    const importSnippets = async () => {
+      const iterable = Array.from({ length: count }, (_, i) => fragmentSeed(`def helper_${i}(rows): return [r * ${i} for r in rows if r]`));
+      const response = await app.request('/api/assets/import', {
+        method: 'POST',
+        body: JSON.stringify({ iterable }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(200);
     };
+    return { index, importSnippets };
+  };
+
+  it('catches up in the background a few milliseconds at a time, so other tasks run between; a search catches up at once', async () => {
+    const library = (options: SearchIndexOptions) => importingLibrary(options, count);
     const count = 2000;
 
     // The background catch-up of an import: a timer that runs while it is under way sees it part done.
@@ -280,6 +284,20 @@ describe('the search index across restarts', () => {
     const timers = vi.spyOn(globalThis, 'setTimeout');
     await foreground.index.current();
     expect(foreground.index.index.size).toBe(count);
+    expect(timers.mock.calls.filter(([, ms]) => !ms)).toEqual([]);
+  });
+
+  it('a search that comes while a background catch-up is under way has its turn: the catch-up yields no more until it ends', async () => {
+    const count = 2000;
+    const library = await importingLibrary({ snapshotDelayMs: 60_000, syncDelayMs: 5 }, count);
+    await library.importSnippets();
+    while (library.index.index.size === 0) await new Promise((r) => setTimeout(r, 0));
+    expect(library.index.index.size).toBeLessThan(count);
+    // The catch-up is waiting for its next slice. Had it gone on yielding every few milliseconds, the
+    // search would wait for each turn the other tasks take (after an import: the vectors' embedding).
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    await library.index.current();
+    expect(library.index.index.size).toBe(count);
     expect(timers.mock.calls.filter(([, ms]) => !ms)).toEqual([]);
   });
 
@@ -457,8 +475,8 @@ describe('the search index across restarts', () => {
     const first = await start(new MemoryStore());
     await first.create('ping pong');
     const reply = await first.call('GET', '/assets/search?query=ping');
-    expect(reply.timing).toMatch(/^load;dur=[\d.]+, catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
+    expect(reply.timing).toMatch(/^wait;dur=[\d.]+, load;dur=[\d.]+, catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
     const again = await first.call('GET', '/assets/search?query=pong');
-    expect(again.timing).toMatch(/^catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
+    expect(again.timing).toMatch(/^wait;dur=[\d.]+, catchup;dur=[\d.]+, rank;dur=[\d.]+, assets;dur=[\d.]+$/);
   });
 });

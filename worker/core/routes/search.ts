@@ -58,4 +58,4 @@ export function searchRoutes(ctx: ServiceContext) {
 }
 
 const searchTiming = (timing: Required<SearchObserver>['timing']) =>
-  serverTiming({ load: timing.load, catchup: timing.catchUp, rank: timing.rank, assets: timing.assets });
+  serverTiming({ wait: timing.wait, load: timing.load, catchup: timing.catchUp, rank: timing.rank, assets: timing.assets });

@@ -1,9 +1,9 @@
 import { readSeededContent } from '../assets/content.ts';
+import { readSeq } from '../feed/commit.ts';
 import type { SeededFormat } from '../model/schemas.ts';
 import type {
   AnnotationRecord,
   AssetRecord,
-  CollectionName,
   Collections,
   ContentRecord,
   FormatRecord,
@@ -219,26 +219,58 @@ export async function readDocuments(tx: ReadTx, ids: readonly string[]): Promise
 
 /** Records a read of every document asks IndexedDB for at a time, per collection. */
 const DOCUMENT_BATCH = 1000;
+/**
+ * A library of at most this many assets is read whole in one transaction: it holds writes back for about
+ * a tenth of a second at most (three records an asset, about 10 µs each in Chromium), where reading it in
+ * batches made each batch wait behind the writes under way. The first search after importing 10,000
+ * assets into an empty library waited about a second for such a read, which had begun after the import's
+ * first request and then read every asset the import added meanwhile.
+ */
+export const WHOLE_LIBRARY_ASSETS = 5000;
+
+export interface EveryDocumentOptions {
+  /** Records asked for at a time, per collection. */
+  batch?: number;
+  /** A library of at most this many assets is read in one transaction. */
+  wholeUpTo?: number;
+}
+
+/** What `readEveryDocument` read: how many documents, and the change log's seq when it began. */
+export interface EveryDocumentRead {
+  count: number;
+  seq: number;
+}
 
 /**
- * Reads every asset's search document, handing each to `onDocument` as soon as its asset, formats and
- * contents have all been read. Assets, formats and contents are read side by side in id-ordered batches
- * (the next batch asked for before this one is handled), so the caller's work on the documents read so
- * far overlaps the store's reading of the rest: when the index is rebuilt from the store, the reading and
- * the indexing each took about half of it. The links and labels are read first, in one transaction.
+ * Reads every asset's search document, handing each to `onDocument`, and the change log's seq (read
+ * before any document). A small library (`wholeUpTo` assets) is read in that first transaction, so its
+ * documents are all at that seq.
  *
- * Each batch is read in a transaction of its own, on its one collection: IndexedDB holds a write back
- * until every earlier transaction on its collections has ended, so in one transaction for the whole read,
- * a create sent during a rebuild at 100,000 assets waited for all of it (8 s). The documents are then not
- * one snapshot of the store: the caller reads the change log's seq before and applies every change after
- * it (the search index's catch-up), which mends a document a write changed while it was read.
+ * A bigger one is read in id-ordered batches of assets, formats and contents side by side (the next batch
+ * asked for before this one is handled), each document handed over as soon as its asset, formats and
+ * contents have all been read, so the caller's work on the documents read so far overlaps the store's
+ * reading of the rest: when the index is rebuilt from the store, the reading and the indexing each took
+ * about half of it. Each batch is read in a transaction of its own, on its one collection: IndexedDB holds
+ * a write back until every earlier transaction on its collections has ended, so in one transaction for the
+ * whole read, a create sent during a rebuild at 100,000 assets waited for all of it (8 s). Those documents
+ * are then not one snapshot of the store: the caller applies every change after the seq (the search
+ * index's catch-up), which mends a document a write changed while it was read.
  *
  * A document whose parts never all arrive (a format without content, a record another asset names, one
  * a write removed meanwhile) is handed over at the end with the parts that exist, as a read of that
- * asset alone would make it. Returns how many documents it read.
+ * asset alone would make it.
  */
-export async function readEveryDocument(store: Store, onDocument: (doc: SearchDocument) => void, batch = DOCUMENT_BATCH): Promise<number> {
-  const { links, tags, websites, persons, annotations } = await store.read(readSides, SIDE_SCOPE);
+export async function readEveryDocument(store: Store, onDocument: (doc: SearchDocument) => void, options: EveryDocumentOptions = {}): Promise<EveryDocumentRead> {
+  const { batch = DOCUMENT_BATCH, wholeUpTo = WHOLE_LIBRARY_ASSETS } = options;
+  const first = await store.read(async (tx) => {
+    const [seq, sides, assets] = await Promise.all([
+      readSeq(tx),
+      readSides(tx),
+      tx.count('assets').then((n) => (n <= wholeUpTo ? Promise.all([tx.getAll('assets'), tx.getAll('formats'), tx.getAll('contents')]) : undefined)),
+    ]);
+    return { seq, sides, whole: assets };
+  }, [...DOCUMENT_SCOPE, 'meta']);
+  const { links, tags, websites, persons, annotations } = first.sides;
   const formats = new Map<string, FormatRecord>();
   const contents = new Map<string, ContentRecord>();
   /** Assets read whose formats or contents are not all read yet, with how many are missing. */
@@ -259,6 +291,13 @@ export async function readEveryDocument(store: Store, onDocument: (doc: SearchDo
       }),
     );
   };
+  if (first.whole) {
+    const [assets, formatList, contentList] = first.whole;
+    for (const format of formatList) formats.set(format.id, format);
+    for (const content of contentList) contents.set(content.id, content);
+    assets.forEach(hand);
+    return { count, seq: first.seq };
+  }
   const complete = (format: string) => formats.has(format) && contents.has(format);
   // A format and its content share the id; whichever is read second completes it for its asset.
   const completed = (format: string) => {
@@ -289,10 +328,8 @@ export async function readEveryDocument(store: Store, onDocument: (doc: SearchDo
     }),
   ]);
   for (const { asset } of waiting.values()) hand(asset);
-  return count;
+  return { count, seq: first.seq };
 }
-
-const SIDE_SCOPE = ['links', 'tags', 'websites', 'persons', 'annotations'] as const satisfies readonly CollectionName[];
 
 /** What a document takes from outside its asset, formats and contents. */
 async function readSides(tx: ReadTx) {

@@ -31,6 +31,8 @@ export const MAX_PAGE_SIZE = 1000;
 
 /** Where the time of one search went (milliseconds), for the `Server-Timing` header. */
 export interface SearchTiming {
+  /** Waiting for the index's turn: a background catch-up or a snapshot being taken. */
+  wait?: number;
   /** Loading the index: restoring the snapshot, or rebuilding it from the store (first search of a worker). */
   load?: number;
   /** Applying the change log (one read when nothing changed). */
