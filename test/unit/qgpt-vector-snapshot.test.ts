@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
-import { VECTOR_SNAPSHOT_ID, restoreVectorSnapshot, takeVectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
+import { VECTOR_SNAPSHOT_ID, restoreVectorSnapshot, takeVectorSnapshot, vectorSnapshotSteps } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
+import { finish } from '../../worker/core/timers.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { quantize, VectorMatrix } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
 import type { SnippetRecord } from '../../worker/core/store/records.ts';
@@ -42,6 +43,24 @@ describe('the vector snapshot', () => {
     expect([...restored.matrix.bestByAsset(query).keys()]).toEqual(['a', 'c']);
   });
 
+
+  it('is the same taken in steps, a pause every thousand records or so', () => {
+    const hashing = new HashingEmbedder({ dimensions: 16 });
+    const records: SnippetRecord[] = Array.from({ length: 2500 }, (_, i) => ({
+      id: `a${i}`,
+      updated: `t${i}`,
+      embedder: hashing.id,
+      snippets: [{ format: `f${i}`, start: 0, end: i, vector: Int8Array.from({ length: 16 }, (_, d) => ((i + d) % 5 === 0 ? 0 : ((i * d) % 255) - 127)), scale: 1 / 2 ** (i % 8) }],
+    }));
+    const args = { embedder: hashing.id, seq: 3, version: 2, saved: 'now' };
+    const steps = vectorSnapshotSteps(records, args);
+    let pauses = 0;
+    for (let step = steps.next(); !step.done; step = steps.next()) pauses++;
+    expect(pauses).toBeGreaterThanOrEqual(3);
+    const whole = takeVectorSnapshot(records, args);
+    expect(finish(vectorSnapshotSteps(records, args))).toEqual(whole);
+    expect(restoreVectorSnapshot(whole.data).records).toEqual(records);
+  });
   it('stores sparse vectors as a bitmap and their non-zero components, and gives them back whole', async () => {
     const hashing = new HashingEmbedder();
     const texts = [YAML_SNIPPET, CSV_SNIPPET, RETRY_SNIPPET, 'x', ''];
@@ -235,6 +254,36 @@ describe('the vector index following writes', () => {
     expect(await snapshot()).toBeUndefined();
     // ...but once the vectors were quiet for the delay.
     await vi.waitFor(async () => expect((await snapshot())?.seq).toBe(2), { timeout: 5000, interval: 100 });
+  });
+
+  it('makes the matrix in the background between other work, and does not keep one the vectors changed under', async () => {
+    const api = await createTestApi({ embedder: new HashingEmbedder() });
+    const index = vectorIndexFor(api.ctx);
+    index.follow();
+    // Each matrix made in the background waits, letting other work in, until released.
+    const stepsOf = VectorMatrix.steps;
+    let making = 0;
+    let release = false;
+    vi.spyOn(VectorMatrix, 'steps').mockImplementation(function* (list) {
+      making++;
+      while (!release) yield;
+      const matrix = yield* stepsOf.call(VectorMatrix, list);
+      making--;
+      return matrix;
+    });
+    const yaml = (await api.create(fragmentSeed(YAML_SNIPPET))).id;
+    await vi.waitFor(() => expect(making).toBe(1), { timeout: 5000, interval: 20 });
+    // While that one (of the first vectors alone) is being made, a second asset is written and embedded.
+    const csv = (await api.create(fragmentSeed(CSV_SNIPPET))).id;
+    await vi.waitFor(() => expect(making).toBe(2), { timeout: 5000, interval: 20 });
+    expect(index.progress.embedded).toBe(2);
+    release = true;
+    await vi.waitFor(() => expect(making).toBe(0), { timeout: 5000, interval: 20 });
+    vi.mocked(VectorMatrix.steps).mockRestore();
+    const matrices = vi.spyOn(VectorMatrix, 'of');
+    const { matrix } = await index.current();
+    expect(matrices).not.toHaveBeenCalled();
+    expect([...matrix.bestByAsset(new Float32Array(new HashingEmbedder().dimensions).fill(1)).keys()].sort()).toEqual([yaml, csv].sort());
   });
 
   it('embeds in the background while writes keep coming, not only once they stop', async () => {

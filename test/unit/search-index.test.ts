@@ -312,6 +312,42 @@ describe('the search index across restarts', () => {
     expect(sizes.filter((size) => size > before && size < count)).toEqual([]);
   });
 
+  it('makes a snapshot in slices outside its lock: a search catches up and answers while the save is under way', async () => {
+    const store = new MemoryStore();
+    const first = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });
+    for (let i = 0; i < 20; i++) await first.create(`def helper_${i}(rows): return rows[${i}]`);
+    expect(await first.search('helper')).toHaveLength(20);
+    // The snapshot's steps, watched; and a clock that moves 10 ms at each look, so that the save lets other
+    // tasks in at each of them (at 100,000 assets it held the thread for about 0.8 s).
+    const stepsOf = LexicalIndex.prototype.snapshotSteps;
+    let making = false;
+    vi.spyOn(LexicalIndex.prototype, 'snapshotSteps').mockImplementation(function (this: LexicalIndex<DocMeta>) {
+      const steps = stepsOf.call(this);
+      return (function* () {
+        making = true;
+        try {
+          return yield* steps;
+        } finally {
+          making = false;
+        }
+      })();
+    });
+    let clock = performance.now();
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+    const turn = () => new Promise((r) => setTimeout(r, 0));
+
+    const saving = first.index.flush();
+    for (let i = 0; !making && i < 100; i++) await turn();
+    expect(making).toBe(true);
+    let answered = false;
+    void first.index.current().then(() => (answered = true));
+    while (making && !answered) await turn();
+    expect(answered).toBe(true);
+    expect(making).toBe(true);
+    await saving;
+    expect((await snapshotOf(store))!.data.ids).toHaveLength(20);
+  });
+
   it('saves the index it rebuilt soon, not after the quiet delay, and writes that follow do not put it off: a worker stopped soon after does not rebuild again', async () => {
     const store = new MemoryStore();
     const writer = await start(store, { snapshotDelayMs: 60_000, syncDelayMs: 60_000 });

@@ -3,6 +3,7 @@ import { FIELDS } from '../../worker/core/search/lexical/fields.ts';
 import { LexicalIndex } from '../../worker/core/search/lexical/lexical-index.ts';
 import type { QueryTerm } from '../../worker/core/search/lexical/ranking.ts';
 import { terms } from '../../worker/core/search/tokenize.ts';
+import { finish } from '../../worker/core/timers.ts';
 
 type Fields = Partial<Record<(typeof FIELDS)[number], string>>;
 
@@ -109,6 +110,20 @@ describe('BM25F ranking', () => {
       expect(other.size).toBe(3);
       expect(other.retired).toBe(0);
     }
+  });
+
+  it('a snapshot taken in steps is of the index as it was when taken, however the index changes before they end', () => {
+    const index = build({ a: { code: 'alpha beta' }, b: { code: 'alpha gamma' }, c: { prose: 'delta' } });
+    index.remove('c');
+    const expected = index.snapshot();
+    const steps = index.snapshotSteps();
+    expect(steps.next().done).toBe(false);
+    index.set('d', FIELDS.map((f) => (f === 'code' ? terms('epsilon alpha') : [])), { id: 'd' });
+    index.set('a', FIELDS.map((f) => (f === 'name' ? terms('zeta') : [])), { id: 'a2' });
+    index.remove('b');
+    index.compact();
+    expect(finish(steps)).toEqual(expected);
+    expect(LexicalIndex.restore(structuredClone(expected)).size).toBe(2);
   });
 
   it('a restored index can be changed: removal and similarity read its terms back from the postings', () => {

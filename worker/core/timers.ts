@@ -40,3 +40,25 @@ export function timeSlices(budgetMs: number) {
     },
   };
 }
+
+/**
+ * Work that can pause: a generator that yields where it may stop for a while and returns its result.
+ * `finish` runs it to the end at once; `finishInSlices` lets the event loop in every `budgetMs` or so.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+export function finish<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export async function finishInSlices<T>(steps: Steps<T>, budgetMs: number): Promise<T> {
+  const slices = timeSlices(budgetMs);
+  for (;;) {
+    if (slices.due()) await slices.next();
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}

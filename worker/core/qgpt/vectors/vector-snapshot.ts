@@ -13,6 +13,7 @@
  */
 import type { IndexRecord, SnippetRecord } from '../../store/records.ts';
 import { VectorMatrix } from './vector-matrix.ts';
+import { finish, type Steps } from '../../timers.ts';
 
 export const VECTOR_SNAPSHOT_ID = 'vectors.snapshot';
 
@@ -43,8 +44,22 @@ export interface VectorSnapshot extends IndexRecord {
 }
 
 /** The snapshot of `records` (all of one embedder, vectors `dims` long) as applied up to `seq`. */
-export function takeVectorSnapshot(records: Iterable<SnippetRecord>, args: { embedder: string; seq: number; version: number; saved: string }): VectorSnapshot {
-  const list = [...records];
+export function takeVectorSnapshot(records: Iterable<SnippetRecord>, args: VectorSnapshotArgs): VectorSnapshot {
+  return finish(vectorSnapshotSteps([...records], args));
+}
+
+export interface VectorSnapshotArgs {
+  embedder: string;
+  seq: number;
+  version: number;
+  saved: string;
+}
+
+/** Records copied between two pauses of `vectorSnapshotSteps` (about a millisecond's work). */
+const STEP_RECORDS = 1024;
+
+/** `takeVectorSnapshot` in steps (its records are not changed meanwhile: they are replaced, never changed). */
+export function* vectorSnapshotSteps(list: readonly SnippetRecord[], args: VectorSnapshotArgs): Steps<VectorSnapshot> {
   const total = list.reduce((n, r) => n + r.snippets.length, 0);
   const dims = list.find((r) => r.snippets.length > 0)?.snippets[0]!.vector.length ?? 0;
   const data: VectorSnapshotData = {
@@ -61,8 +76,9 @@ export function takeVectorSnapshot(records: Iterable<SnippetRecord>, args: { emb
   };
   let row = 0;
   let nonZero = 0;
-  for (const record of list) {
-    for (const s of record.snippets) {
+  for (let k = 0; k < list.length; k++) {
+    if (k % STEP_RECORDS === 0) yield;
+    for (const s of list[k]!.snippets) {
       data.formats[row] = s.format;
       data.starts[row] = s.start;
       data.ends[row] = s.end;
@@ -72,19 +88,24 @@ export function takeVectorSnapshot(records: Iterable<SnippetRecord>, args: { emb
     }
   }
   const vectors = list.flatMap((r) => r.snippets.map((s) => s.vector));
-  if (nonZero + Math.ceil((total * dims) / 8) < total * dims) Object.assign(data, packSparse(vectors, dims, nonZero));
+  if (nonZero + Math.ceil((total * dims) / 8) < total * dims) Object.assign(data, yield* packSparse(vectors, dims, nonZero));
   else {
     data.rows = new Int8Array(total * dims);
-    vectors.forEach((vector, k) => data.rows!.set(vector, k * dims));
+    for (let k = 0; k < vectors.length; k++) {
+      if (k % STEP_RECORDS === 0) yield;
+      data.rows.set(vectors[k]!, k * dims);
+    }
   }
   return { id: VECTOR_SNAPSHOT_ID, version: args.version, seq: args.seq, saved: args.saved, data };
 }
 
-function packSparse(vectors: Int8Array[], dims: number, nonZero: number): { mask: Uint8Array; values: Int8Array } {
+function* packSparse(vectors: Int8Array[], dims: number, nonZero: number): Steps<{ mask: Uint8Array; values: Int8Array }> {
   const mask = new Uint8Array(Math.ceil((vectors.length * dims) / 8));
   const values = new Int8Array(nonZero);
   let v = 0;
-  vectors.forEach((vector, k) => {
+  for (let k = 0; k < vectors.length; k++) {
+    if (k % STEP_RECORDS === 0) yield;
+    const vector = vectors[k]!;
     const base = k * dims;
     for (let i = 0; i < dims; i++) {
       const x = vector[i]!;
@@ -93,7 +114,7 @@ function packSparse(vectors: Int8Array[], dims: number, nonZero: number): { mask
       mask[bit >> 3]! |= 1 << (bit & 7);
       values[v++] = x;
     }
-  });
+  }
   return { mask, values };
 }
 

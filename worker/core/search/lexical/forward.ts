@@ -35,6 +35,15 @@ export class ForwardIndex {
     return this.tfLists[slot] ?? EMPTY_U32;
   }
 
+  /** A copy that later changes of this one leave as it is (the entries themselves are never changed). */
+  copy(): ForwardIndex {
+    const copy = new ForwardIndex();
+    copy.termLists = this.termLists.slice();
+    copy.tfLists = this.tfLists.slice();
+    copy.complete = this.complete;
+    return copy;
+  }
+
   /** Complete entries for every slot (a compaction's). */
   install(termLists: Int32Array[], tfLists: Uint32Array[]): void {
     this.termLists = termLists;

@@ -16,7 +16,8 @@ import { FIELD_COUNT, TF_BITS, TF_MAX } from './fields.ts';
 import { ForwardIndex } from './forward.ts';
 import { Postings } from './postings.ts';
 import { Bm25Scorer, DEFAULT_BM25, bm25Idf, type Bm25Params, type Hits, type QueryTerm } from './ranking.ts';
-import { JSON_CODEC, checkedTerms, compacted, type Compacted, type LexicalSnapshot, type MetaCodec } from './snapshot.ts';
+import { JSON_CODEC, checkedTerms, compacted, compactedSteps, type Compacted, type CompactionSource, type LexicalSnapshot, type MetaCodec } from './snapshot.ts';
+import { finish, type Steps } from '../../timers.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 export class LexicalIndex<M> {
@@ -293,19 +294,31 @@ export class LexicalIndex<M> {
   }
 
   /** A compacted copy of the index as plain data; the index itself is left as it is. */
-  snapshot(): LexicalSnapshot & { meta: string[] } {
+  snapshot(): IndexSnapshot {
+    return finish(this.snapshotSteps());
+  }
+
+  /**
+   * `snapshot()` in steps, of the index as it is at this call: the index may change while they run (a
+   * save takes them between other work; at 100,000 assets they are about a second of it).
+   */
+  snapshotSteps(): Steps<IndexSnapshot> {
     if (this.metaPending > 0) throw new Error('search: snapshot taken before installMeta');
-    const c = this.compacted();
-    return {
-      terms: c.terms.join('\n'),
-      ids: c.ids,
-      meta: c.ids.map((_, s) => c.metaJson[s] ?? this.codec.encode(c.metas[s]!)),
-      flags: c.flags.slice(0, c.ids.length),
-      postStart: c.postings.start,
-      postCounts: c.postings.counts,
-      postBytes: c.postings.bytes,
-      fieldLens: c.fieldLens,
+    this.ensureForward();
+    const n = this.ids.length;
+    // Copies of what set, remove and compact change in place; the per-slot arrays and metadata they
+    // hold are replaced, never changed.
+    const source: CompactionSource<M> = {
+      vocabulary: this.vocabulary.copy(),
+      forward: this.forward.copy(),
+      ids: this.ids.slice(),
+      metas: this.metas.slice(),
+      metaJson: this.metaJson.slice(),
+      flags: this.flagList.slice(0, n),
+      fieldLens: this.fieldLens.slice(0, n * FIELD_COUNT),
+      live: this.live,
     };
+    return snapshotOf(source, this.codec);
   }
 
   private compacted(): Compacted<M> {
@@ -346,6 +359,31 @@ export class LexicalIndex<M> {
 }
 
 let generations = 0;
+
+/** What `snapshot()` gives: the snapshot with every document's metadata. */
+export type IndexSnapshot = LexicalSnapshot & { meta: string[] };
+
+function* snapshotOf<M>(source: CompactionSource<M>, codec: MetaCodec<M>): Steps<IndexSnapshot> {
+  const c = yield* compactedSteps(source);
+  const meta = new Array<string>(c.ids.length);
+  for (let s = 0; s < c.ids.length; s++) {
+    if (s % META_STEP === 0) yield;
+    meta[s] = c.metaJson[s] ?? codec.encode(c.metas[s]!);
+  }
+  return {
+    terms: c.terms.join('\n'),
+    ids: c.ids,
+    meta,
+    flags: c.flags.slice(0, c.ids.length),
+    postStart: c.postings.start,
+    postCounts: c.postings.counts,
+    postBytes: c.postings.bytes,
+    fieldLens: c.fieldLens,
+  };
+}
+
+/** Documents whose metadata is encoded between two pauses of `snapshotSteps` (about a millisecond's work). */
+const META_STEP = 256;
 
 /** A copy of a typed array with room for at least `min` elements (doubling). */
 function grow<T extends Uint8Array | Uint32Array>(array: T, min: number): T {

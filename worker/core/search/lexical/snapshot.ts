@@ -5,7 +5,8 @@
  */
 import { FIELD_COUNT } from './fields.ts';
 import type { ForwardIndex } from './forward.ts';
-import { encodePostings, type CodedPostings } from './postings.ts';
+import { encodePostingsSteps, type CodedPostings } from './postings.ts';
+import { finish, type Steps } from '../../timers.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /** What `snapshot()` returns and `restore()` takes: strings and typed arrays, cheap to structured-clone. */
@@ -66,6 +67,14 @@ export interface Compacted<M> {
  * (immutable) per-slot frequency arrays and metadata with the source.
  */
 export function compacted<M>(source: CompactionSource<M>): Compacted<M> {
+  return finish(compactedSteps(source));
+}
+
+/** Slots (or terms) handled between two pauses of the steps below: about a millisecond's work. */
+const STEP_ITEMS = 4096;
+
+/** `compacted` in steps, for a snapshot taken while the index goes on (of a source it no longer changes). */
+export function* compactedSteps<M>(source: CompactionSource<M>): Steps<Compacted<M>> {
   const { vocabulary, forward } = source;
   const order = vocabulary.usedInOrder();
   const remap = new Int32Array(vocabulary.size).fill(-1);
@@ -82,6 +91,7 @@ export function compacted<M>(source: CompactionSource<M>): Compacted<M> {
   const fwdTfs: Uint32Array[] = [];
   const fieldLens = new Uint32Array(source.live * FIELD_COUNT);
   for (let s = 0; s < source.ids.length; s++) {
+    if (s % STEP_ITEMS === 0) yield;
     const id = source.ids[s];
     if (id === undefined) continue;
     const old = forward.terms(s);
@@ -97,13 +107,17 @@ export function compacted<M>(source: CompactionSource<M>): Compacted<M> {
   }
   // Invert: count per term, prefix sums, fill (slots ascending within each term).
   const start = new Int32Array(terms.length + 1);
-  for (const list of fwdTerms) for (const t of list) start[t + 1]!++;
+  for (let s = 0; s < fwdTerms.length; s++) {
+    if (s % STEP_ITEMS === 0) yield;
+    for (const t of fwdTerms[s]!) start[t + 1]!++;
+  }
   for (let t = 0; t < terms.length; t++) start[t + 1]! += start[t]!;
   const total = start[terms.length]!;
   const slots = new Int32Array(total);
   const tfs = new Uint32Array(total);
   const fill = start.slice(0, terms.length);
   for (let s = 0; s < fwdTerms.length; s++) {
+    if (s % STEP_ITEMS === 0) yield;
     const list = fwdTerms[s]!;
     const packed = fwdTfs[s]!;
     for (let i = 0; i < list.length; i++) {
@@ -112,7 +126,8 @@ export function compacted<M>(source: CompactionSource<M>): Compacted<M> {
       tfs[at] = packed[i]!;
     }
   }
-  return { terms, ids, metas, metaJson, flags, fwdTerms, fwdTfs, fieldLens, postings: encodePostings(start, slots, tfs) };
+  const postings = yield* encodePostingsSteps(start, slots, tfs);
+  return { terms, ids, metas, metaJson, flags, fwdTerms, fwdTfs, fieldLens, postings };
 }
 
 /** A snapshot's terms, once its sizes are checked. Throws when the snapshot is inconsistent. */

@@ -70,6 +70,16 @@ export class Vocabulary {
     return order;
   }
 
+  /** A copy that later changes of this one leave as it is. */
+  copy(): Vocabulary {
+    const copy = new Vocabulary();
+    copy.terms = this.terms.slice();
+    copy.added = new Map(this.added);
+    copy.sortedCount = this.sortedCount;
+    copy.df = this.df.slice();
+    return copy;
+  }
+
   /** Replaces the vocabulary with sorted terms and their document frequencies. */
   install(sorted: string[], df: ArrayLike<number>): void {
     this.terms = sorted;
