@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
-import { VECTOR_SNAPSHOT_ID, restoreVectorSnapshot, takeVectorSnapshot, vectorSnapshotSteps } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
+import { VECTOR_SNAPSHOT_ID, restoreVectorSnapshot, takeVectorSnapshot, vectorSnapshotSteps, type VectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
+import { MemoryStore } from '../../worker/core/store/memory-store.ts';
+import type { CollectionName } from '../../worker/core/store/records.ts';
+import type { WriteTx } from '../../worker/core/store/store.ts';
 import { finish } from '../../worker/core/timers.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { quantize, VectorMatrix } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
@@ -284,6 +287,29 @@ describe('the vector index following writes', () => {
     const { matrix } = await index.current();
     expect(matrices).not.toHaveBeenCalled();
     expect([...matrix.bestByAsset(new Float32Array(new HashingEmbedder().dimensions).fill(1)).keys()].sort()).toEqual([yaml, csv].sort());
+  });
+
+  it('spaces its snapshots by what the last one cost: after a costly save, one change waits 20 times as long', async () => {
+    /** A store whose snapshot writes take 300 ms: a save then costs that, and the next one change waits 6 s. */
+    class SlowSnapshots extends MemoryStore {
+      override async write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
+        if (scope?.length === 1 && scope[0] === 'indexes') await new Promise((r) => setTimeout(r, 300));
+        return super.write(fn, scope);
+      }
+    }
+    const store = new SlowSnapshots();
+    const api = await createTestApi({ store, embedder: new HashingEmbedder() });
+    const index = vectorIndexFor(api.ctx);
+    index.follow();
+    const snapshotSeq = async () => ((await store.read((tx) => tx.get('indexes', VECTOR_SNAPSHOT_ID), ['indexes'])) as VectorSnapshot | undefined)?.seq;
+    await api.create(fragmentSeed(YAML_SNIPPET));
+    await vi.waitFor(async () => expect(await snapshotSeq()).toBe(1), { timeout: 6000, interval: 50 });
+
+    await api.create(fragmentSeed(CSV_SNIPPET));
+    await vi.waitFor(() => expect(index.progress.embedded).toBe(2), { timeout: 5000, interval: 20 });
+    // Past the quiet delay (2 s), not past 20 times the last save's 300 ms.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await snapshotSeq()).toBe(1);
   });
 
   it('embeds in the background while writes keep coming, not only once they stop', async () => {

@@ -8,6 +8,7 @@ import { DEFAULT_BM25 } from './lexical/ranking.ts';
 import type { LexicalSnapshot } from './lexical/snapshot.ts';
 import { needsTypos } from './query.ts';
 import { finishInSlices, timeSlices, unref } from '../timers.ts';
+import { NEVER_SAVED, snapshotWait, type LastSave } from '../snapshot-pacing.ts';
 import { exclusive } from '../exclusive.ts';
 
 /**
@@ -36,8 +37,8 @@ export interface SearchIndexOptions {
   /** Set false to never write snapshots (tests). */
   persist?: boolean;
   /**
-   * Changes not in the saved snapshot from which it is saved sooner (EAGER_SAVE_COST_FACTOR instead of
-   * SAVE_COST_FACTOR; see `changed`). Default 1,000.
+   * Changes not in the saved snapshot from which it is saved sooner (snapshot-pacing.ts's eager spacing;
+   * see `changed`). Default 1,000.
    */
   eagerSaveChanges?: number;
   /** A library of at most this many assets is rebuilt from one read (tests set 0 for the batched read). Default 5,000. */
@@ -90,10 +91,6 @@ export interface CurrentOptions {
   background?: boolean;
 }
 
-/** A snapshot is written at most once every this many times what writing the last one took (saving takes at most 5% of the time)... */
-const SAVE_COST_FACTOR = 20;
-/** ...or this many times, once `eagerSaveChanges` are unsaved (at most 20%). */
-const EAGER_SAVE_COST_FACTOR = 4;
 
 /** Applying the change log in chunks bounds how many documents are held at once. */
 const CATCH_UP_CHUNK = 500;
@@ -128,7 +125,7 @@ export class SearchIndex {
   private firmSaveAt: number | undefined;
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly options: Required<SearchIndexOptions>;
-  private lastSave = { ms: 0, end: -Infinity };
+  private lastSave: LastSave = NEVER_SAVED;
   /** The seq of the snapshot in the store (restored or saved by this index); -Infinity when there is none. */
   private savedSeq = -Infinity;
   /**
@@ -375,21 +372,16 @@ export class SearchIndex {
   }
 
   /**
-   * Schedules the snapshot a moment after the last change, and no sooner after the previous save than
-   * SAVE_COST_FACTOR times what that save cost: a big library (whose snapshot takes a while to write) is not
-   * saved after every small edit, and those changes are replayed from the change log on the next start.
-   * Once `eagerSaveChanges` are unsaved (an import), EAGER_SAVE_COST_FACTOR times: replaying them would
-   * make the next start slow, and past the change log's reach (CHANGE_LOG_SIZE) the next start would
-   * rebuild the index. (The spacing alone left a 100,000-asset import unsaved for minutes, longer than a
-   * browser keeps an idle service worker.)
+   * Schedules the snapshot a moment after the last change, spaced after the previous save by its cost
+   * (snapshot-pacing.ts), the sooner once `eagerSaveChanges` are unsaved: past the change log's reach
+   * (CHANGE_LOG_SIZE) the next start would rebuild the index. (The spacing alone left a 100,000-asset
+   * import unsaved for minutes, longer than a browser keeps an idle service worker.)
    */
   private changed(delayMs = this.options.snapshotDelayMs, firm = false) {
     this.dirty = true;
     if (!this.options.persist) return;
     const now = performance.now();
-    const sinceLast = now - this.lastSave.end;
-    const factor = this.seq - this.savedSeq >= this.options.eagerSaveChanges ? EAGER_SAVE_COST_FACTOR : SAVE_COST_FACTOR;
-    const wait = Math.max(delayMs, factor * this.lastSave.ms - sinceLast);
+    const wait = snapshotWait(delayMs, this.lastSave, this.seq - this.savedSeq >= this.options.eagerSaveChanges, now);
     // A firm save (after a rebuild) stays due when later changes would put it off.
     if (this.firmSaveAt !== undefined && this.firmSaveAt <= now + wait) return;
     clearTimeout(this.saveTimer);

@@ -31,6 +31,7 @@ import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
 import { restoreVectorSnapshot, vectorSnapshotSteps, VECTOR_SNAPSHOT_ID, type VectorSnapshot } from './vector-snapshot.ts';
 import { finishInSlices, unref } from '../../timers.ts';
+import { NEVER_SAVED, snapshotWait, type LastSave } from '../../snapshot-pacing.ts';
 import { exclusive } from '../../exclusive.ts';
 
 export const VECTORS_STATE_ID = 'vectors';
@@ -43,6 +44,8 @@ const HANDED_CHUNK = 5000;
 const SYNC_DELAY_MS = 300;
 /** Quiet time after the vectors last changed before the snapshot is written (10 MB at 10,000 assets). */
 const SNAPSHOT_DELAY_MS = 2000;
+/** Changes not in the snapshot from which it is saved sooner (snapshot-pacing.ts). */
+const EAGER_SAVE_CHANGES = 1000;
 /** How long background work here (a snapshot, the matrix) holds the thread before it lets other work in. */
 const SLICE_MS = 5;
 
@@ -76,6 +79,8 @@ export class VectorIndex {
   private entries = new Map<string, SnippetRecord>();
   /** Every snippet vector in one matrix, for scanning; made again after a change. */
   private matrix: VectorMatrix | undefined;
+  /** What the last snapshot's save cost, which spaces the next (snapshot-pacing.ts). */
+  private lastSave: LastSave = NEVER_SAVED;
   /** Counts the changes that dropped the matrix (one made in slices meanwhile is not kept). */
   private matrixEpoch = 0;
   private embedderId = '';
@@ -201,9 +206,11 @@ export class VectorIndex {
         return vectorSnapshotSteps([...this.entries.values()], args);
       });
       if (!taken) return;
+      const t0 = performance.now();
       const record = await finishInSlices(taken, SLICE_MS);
       await this.ctx.store.write((tx) => tx.put('indexes', record), ['indexes']);
       this.snapshotSeq = record.seq;
+      this.lastSave = { ms: performance.now() - t0, end: performance.now() };
     });
   }
 
@@ -212,17 +219,20 @@ export class VectorIndex {
    * is due, or a write of this context is under way. The delay alone was measured from the end of a
    * catch-up, and during an import a catch-up takes longer than it: at 90,000 assets a 45 MB snapshot was
    * taken after nearly every one, each 147-160 s from its start to its commit, while the first search after
-   * the import waited on the worker (a debug build's log). A snapshot only speeds up a worker's start.
+   * the import waited on the worker (a debug build's log). A snapshot only speeds up a worker's start: it
+   * is also spaced after the previous save by that save's cost (snapshot-pacing.ts), so an edit at 100,000
+   * assets does not write 45 MB every time.
    */
   private scheduleSnapshot() {
     clearTimeout(this.snapshotTimer);
+    const wait = snapshotWait(SNAPSHOT_DELAY_MS, this.lastSave, this.seq - this.snapshotSeq >= EAGER_SAVE_CHANGES);
     this.snapshotTimer = unref(
       setTimeout(() => {
         if (this.running || this.syncTimer !== undefined || this.ctx.heard.writing) return this.scheduleSnapshot();
         void this.saveSnapshot().catch((error) => {
           if (!this.ctx.store.closed) console.warn(`vectors: could not save the snapshot (${String(error)})`);
         });
-      }, SNAPSHOT_DELAY_MS),
+      }, wait),
     );
   }
 
