@@ -225,6 +225,15 @@ function headline(r: BenchResults): string {
         'no target (a write once waited for the whole build)',
       ]);
     }
+    const edits = s100.editStalls;
+    if (edits) {
+      rows.push([
+        'an edit at 100,000 assets after a worker stop: the longest an echo waited in the 8 s after it (the worker starts, follows the edit, saves its snapshots)',
+        `${edits.longestMs.map(time).join(', ')} (search snapshot saved within: ${edits.savedInWindow.filter(Boolean).length} of ${edits.savedInWindow.length})`,
+        num(edits.longestMs.length),
+        'no target (the snapshots made at once held the worker about 2 s)',
+      ]);
+    }
   }
   const cold = s10?.coldStart;
   if (cold && search) {

@@ -176,6 +176,7 @@ export function searchSection(search: SearchBenchResult | undefined): string | u
     ['first search with no snapshot (worker stopped, saved index deleted)', ...per((s) => `${time(s.noSnapshot.firstSearchMs)} (building the index ${time(s.noSnapshot.loadMs)})`)],
     ['… the page reading the records the index is built from (one transaction, nothing else: the bound under it)', ...per((s) => (s.noSnapshot.storeReadMs === undefined ? 'n/a' : time(s.noSnapshot.storeReadMs)))],
     ['… creates sent into another such build, one after another from 1 s on (until the body is read; that build\'s first search)', ...per((s) => (s.createsDuringBuild ? `p50 ${ms(s.createsDuringBuild.creates.p50)}, max ${ms(s.createsDuringBuild.creates.max)} (n=${num(s.createsDuringBuild.creates.n)}; ${time(s.createsDuringBuild.firstSearchMs)})` : 'n/a'))],
+    ['an edit after a worker stop: the longest an echo waited in the 8 s after it (one every 10 ms), each round (the search snapshot saved within them)', ...per((s) => (s.editStalls ? `${s.editStalls.longestMs.map(time).join(', ')} (${s.editStalls.savedInWindow.map((saved) => (saved ? 'saved' : 'not saved')).join(', ')})` : 'n/a'))],
     ['… its snapshot saved after', ...per((s) => (s.snapshotSavedAfterMs === null ? 'not within the wait' : time(s.snapshotSavedAfterMs)))],
     ['in the worker (Server-Timing `rank`: query analysis and ranking)', ...per((s) => pair(s.index))],
     ['end to end (page `fetch()` until the body is read)', ...per((s) => `${pair(s.endToEnd)}, ${num(s.meanResults)} results a query`)],

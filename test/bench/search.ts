@@ -59,6 +59,13 @@ export interface SearchSizeResult {
    * 2026-11-29, when a write waited for the whole build).
    */
   createsDuringBuild?: { creates: Stats; firstSearchMs: number };
+  /**
+   * At 100,000 only: one edit after a worker stop (the worker starts, follows it, saves its snapshots
+   * once quiet), then an echo every 10 ms for EDIT_WINDOW_MS: the longest any of them waited, each round,
+   * and whether the search snapshot was saved within the window (absent before 2026-11-29, when the
+   * snapshots were made at once, about 2 s without an answer).
+   */
+  editStalls?: { longestMs: number[]; savedInWindow: boolean[] };
   snapshotSavedAfterMs: number | null;
   /** Time in the worker: query analysis and ranking (Server-Timing `rank`). */
   index: Stats;
@@ -111,6 +118,9 @@ const WARMUP = 20;
 const TAG_SHARE = Number(process.env.BENCH_TAG_SHARE ?? 0.2);
 /** At most this many creates sent into a build from the store at 100,000 (one after another while it runs). */
 const CREATES_DURING_BUILD = 20;
+/** Edits measured at 100,000 (each after a worker stop), and how long echoes are sent after each. */
+const EDIT_ROUNDS = 3;
+const EDIT_WINDOW_MS = 8000;
 /** Worker stops measured at 10,000 (each: a first search and, after another stop, an echo). */
 const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES || 15);
 
@@ -146,6 +156,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       if (resaved === null) log(`  (the rebuilt index was NOT saved within ${60 + size / 1000} s: the stops below rebuild it)`);
       const storeReadMs = await timeStoreRead(page, DOCUMENT_SCOPE);
       let createsDuringBuild: SearchSizeResult['createsDuringBuild'];
+      let editStalls: SearchSizeResult['editStalls'];
       if (size >= 100_000) {
         await options.stopWorkers(page);
         await deleteSearchSnapshot(page);
@@ -153,6 +164,13 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         const during = await page.evaluate(createsDuringSearch, { query: gen.query(), startMs: 1000, gapMs: 250, bodies });
         createsDuringBuild = { creates: stats(during.creates), firstSearchMs: round(during.searchMs) };
         if ((await waitForSnapshot(page, 60_000 + size)) === null) log(`  (the index rebuilt with creates under way was NOT saved within ${60 + size / 1000} s)`);
+        editStalls = { longestMs: [], savedInWindow: [] };
+        for (let i = 0; i < EDIT_ROUNDS; i++) {
+          await options.stopWorkers(page);
+          const body = seedBody(`def edited_after_a_stop_${i}(x):\n    return x - ${i}`);
+          editStalls.longestMs.push(round(await page.evaluate(longestEchoAfterEdit, { body, windowMs: EDIT_WINDOW_MS })));
+          editStalls.savedInWindow.push((await waitForSnapshot(page, 1)) !== null); // looked at once
+        }
       }
       const result: SearchSizeResult = {
         assets: size,
@@ -162,6 +180,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         firstSearchLoadMs: round(first[0]!.load),
         noSnapshot: { firstSearchMs: round(rebuilt!.total), loadMs: round(rebuilt!.load), storeReadMs: round(storeReadMs) },
         ...(createsDuringBuild ? { createsDuringBuild } : {}),
+        ...(editStalls ? { editStalls } : {}),
         snapshotSavedAfterMs: savedAfter === null ? null : Math.round(savedAfter),
         index: stats(measured.map((m) => m.rank)),
         endToEnd: stats(measured.map((m) => m.total)),
@@ -171,6 +190,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
 
       log(`  ${size.toLocaleString('en')} assets: imported in ${importSeconds.toFixed(1)} s (${result.importPerSecond}/s); first search after it ${ms(result.firstSearchMs)} (of which loading the index ${ms(result.firstSearchLoadMs)}), snapshot saved ${savedAfter === null ? 'NOT within the wait' : `${ms(savedAfter)} later`}; with no snapshot (worker stopped, saved index deleted) ${ms(result.noSnapshot.firstSearchMs)} (building the index ${ms(result.noSnapshot.loadMs)}; the page reading the records it is built from, alone: ${ms(storeReadMs)})`);
       if (createsDuringBuild) log(line('  creates sent into another such build', createsDuringBuild.creates, `; that first search ${ms(createsDuringBuild.firstSearchMs)}`));
+      if (editStalls) log(`  an edit after a worker stop: the longest echo wait in the ${EDIT_WINDOW_MS / 1000} s after it ${editStalls.longestMs.map(ms).join(', ')} (search snapshot saved within: ${editStalls.savedInWindow.join(', ')})`);
       log(line('  in the worker (rank)', result.index));
       log(line('  end to end (page fetch)', result.endToEnd, `, ${result.meanResults.toFixed(0)} results a query`));
       log(line('  of which reading the results', result.assetsRead));
@@ -297,6 +317,24 @@ function createsDuringSearch({ query, startMs, gapMs, bodies }: { query: string;
     }
     await searching;
     return { creates, searchMs: searchMs! };
+  })();
+}
+
+/** One create, then an echo every 10 ms for `windowMs`: the longest an echo waited (ms). */
+function longestEchoAfterEdit({ body, windowMs }: { body: string; windowMs: number }): Promise<number> {
+  return (async () => {
+    const response = await fetch('/api/assets/create?transferables=false', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`create: ${response.status} ${text.slice(0, 300)}`);
+    const t0 = performance.now();
+    let longest = 0;
+    while (performance.now() - t0 < windowMs) {
+      const t = performance.now();
+      await (await fetch('/api/__echo')).text();
+      longest = Math.max(longest, performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return longest;
   })();
 }
 
