@@ -2,14 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { VECTOR_SNAPSHOT_ID, restoreVectorSnapshot, takeVectorSnapshot, vectorSnapshotSteps, type VectorSnapshot } from '../../worker/core/qgpt/vectors/vector-snapshot.ts';
-import { MemoryStore } from '../../worker/core/store/memory-store.ts';
-import type { CollectionName } from '../../worker/core/store/records.ts';
-import type { WriteTx } from '../../worker/core/store/store.ts';
 import { finish } from '../../worker/core/timers.ts';
 import { vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
 import { quantize, VectorMatrix } from '../../worker/core/qgpt/vectors/vector-matrix.ts';
 import type { SnippetRecord } from '../../worker/core/store/records.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
+import { SlowSnapshots } from '../support/slow-snapshots.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
 import { watchedStore, type StoreReads } from '../support/watched-store.ts';
 
@@ -290,14 +288,8 @@ describe('the vector index following writes', () => {
   });
 
   it('spaces its snapshots by what the last one cost: after a costly save, one change waits 20 times as long', async () => {
-    /** A store whose snapshot writes take 300 ms: a save then costs that, and the next one change waits 6 s. */
-    class SlowSnapshots extends MemoryStore {
-      override async write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
-        if (scope?.length === 1 && scope[0] === 'indexes') await new Promise((r) => setTimeout(r, 300));
-        return super.write(fn, scope);
-      }
-    }
-    const store = new SlowSnapshots();
+    // Snapshot writes that take 300 ms: a save then costs that, and the next after one change waits 6 s.
+    const store = new SlowSnapshots(300);
     const api = await createTestApi({ store, embedder: new HashingEmbedder() });
     const index = vectorIndexFor(api.ctx);
     index.follow();

@@ -25,6 +25,7 @@ import { importModule } from '../../worker/node/import-modules.ts';
 import { testClassifier } from '../support/classifier.ts';
 import { checkResponse } from '../support/responses.ts';
 import { fragmentSeed } from '../support/seeds.ts';
+import { SlowSnapshots } from '../support/slow-snapshots.ts';
 import { STORES } from '../support/stores.ts';
 
 /** One "worker lifetime": an app and its search index on a store that outlives it. */
@@ -397,14 +398,8 @@ describe('the search index across restarts', () => {
   });
 
   it('after a costly save, one change waits 20 times its cost, and many only 4 times', async () => {
-    /** A store whose snapshot writes take 500 ms: a save then costs that, and the next waits 20 times as long. */
-    class SlowSnapshots extends MemoryStore {
-      override async write<T>(fn: (tx: WriteTx) => Promise<T>, scope?: readonly CollectionName[]): Promise<T> {
-        if (scope?.length === 1 && scope[0] === 'indexes') await new Promise((r) => setTimeout(r, 500));
-        return super.write(fn, scope);
-      }
-    }
-    const store = new SlowSnapshots();
+    // Snapshot writes that take 500 ms: a save then costs that, and the next waits 20 times as long.
+    const store = new SlowSnapshots(500);
     const first = await start(store, { snapshotDelayMs: 5, syncDelayMs: 5, eagerSaveChanges: 3 });
     first.index.follow();
     await first.create('def checksum(path): return hashlib.sha256(open(path, "rb").read()).hexdigest()');
