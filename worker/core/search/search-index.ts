@@ -7,7 +7,7 @@ import { LexicalIndex } from './lexical/lexical-index.ts';
 import { DEFAULT_BM25 } from './lexical/ranking.ts';
 import type { LexicalSnapshot } from './lexical/snapshot.ts';
 import { needsTypos } from './query.ts';
-import { finishInSlices, timeSlices, unref } from '../timers.ts';
+import { BACKGROUND_SLICE_MS, finishInSlices, timeSlices, unref } from '../timers.ts';
 import { NEVER_SAVED, snapshotWait, type LastSave } from '../snapshot-pacing.ts';
 import { exclusive } from '../exclusive.ts';
 
@@ -94,12 +94,6 @@ export interface CurrentOptions {
 
 /** Applying the change log in chunks bounds how many documents are held at once. */
 const CATCH_UP_CHUNK = 500;
-/**
- * How long a background catch-up holds the thread before it yields. It had applied a whole import request's
- * 1,000 documents at once (about 50 ms at 20,000 assets), and the import's transaction waited behind it with
- * the database idle.
- */
-const BACKGROUND_SLICE_MS = 5;
 /** Documents applied between two looks at the clock. */
 const APPLY_SLICE = 50;
 
@@ -440,7 +434,6 @@ export class SearchIndex {
     }
     this.lastSave = { ms: performance.now() - t0, end: performance.now() };
   }
-
 }
 
 

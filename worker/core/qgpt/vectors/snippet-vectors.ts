@@ -30,7 +30,7 @@ import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
 import { restoreVectorSnapshot, vectorSnapshotSteps, VECTOR_SNAPSHOT_ID, type VectorSnapshot } from './vector-snapshot.ts';
-import { finishInSlices, unref } from '../../timers.ts';
+import { BACKGROUND_SLICE_MS, finishInSlices, unref } from '../../timers.ts';
 import { NEVER_SAVED, snapshotWait, type LastSave } from '../../snapshot-pacing.ts';
 import { exclusive } from '../../exclusive.ts';
 
@@ -46,8 +46,6 @@ const SYNC_DELAY_MS = 300;
 const SNAPSHOT_DELAY_MS = 2000;
 /** Changes not in the snapshot from which it is saved sooner (snapshot-pacing.ts). */
 const EAGER_SAVE_CHANGES = 1000;
-/** How long background work here (a snapshot, the matrix) holds the thread before it lets other work in. */
-const SLICE_MS = 5;
 
 export interface EmbeddingProgress {
   /** The embedder whose vectors are (being) stored. */
@@ -132,7 +130,7 @@ export class VectorIndex {
   private async prepareMatrix(): Promise<void> {
     if (this.matrix) return;
     const epoch = this.matrixEpoch;
-    const matrix = await finishInSlices(VectorMatrix.steps([...this.entries.values()]), SLICE_MS);
+    const matrix = await finishInSlices(VectorMatrix.steps([...this.entries.values()]), BACKGROUND_SLICE_MS);
     if (this.matrix === undefined && this.matrixEpoch === epoch) this.matrix = matrix;
   }
 
@@ -207,7 +205,7 @@ export class VectorIndex {
       });
       if (!taken) return;
       const t0 = performance.now();
-      const record = await finishInSlices(taken, SLICE_MS);
+      const record = await finishInSlices(taken, BACKGROUND_SLICE_MS);
       await this.ctx.store.write((tx) => tx.put('indexes', record), ['indexes']);
       this.snapshotSeq = record.seq;
       this.lastSave = { ms: performance.now() - t0, end: performance.now() };

@@ -5,8 +5,8 @@
 import type { SnippetRecord } from '../../store/records.ts';
 import { finish, type Steps } from '../../timers.ts';
 
-/** Records copied between two pauses of `VectorMatrix.steps` (about a millisecond's work). */
-const STEP_RECORDS = 1024;
+/** Records copied between two pauses of `VectorMatrix.steps` and `vectorSnapshotSteps` (about a millisecond's work). */
+export const STEP_RECORDS = 1024;
 
 /** A unit vector quantised to 8 bits: the largest component becomes ±127. */
 export function quantize(v: Float32Array): { vector: Int8Array; scale: number } {

@@ -12,7 +12,7 @@
  * call after a worker start). A model's dense vectors stay end to end. Both forms are read.
  */
 import type { IndexRecord, SnippetRecord } from '../../store/records.ts';
-import { VectorMatrix } from './vector-matrix.ts';
+import { STEP_RECORDS, VectorMatrix } from './vector-matrix.ts';
 import { finish, type Steps } from '../../timers.ts';
 
 export const VECTOR_SNAPSHOT_ID = 'vectors.snapshot';
@@ -54,9 +54,6 @@ export interface VectorSnapshotArgs {
   version: number;
   saved: string;
 }
-
-/** Records copied between two pauses of `vectorSnapshotSteps` (about a millisecond's work). */
-const STEP_RECORDS = 1024;
 
 /** `takeVectorSnapshot` in steps (its records are not changed meanwhile: they are replaced, never changed). */
 export function* vectorSnapshotSteps(list: readonly SnippetRecord[], args: VectorSnapshotArgs): Steps<VectorSnapshot> {
