@@ -70,8 +70,12 @@ const LAZY_SCRIPTS: Record<string, string> = {
   // transformers.js and onnxruntime-web (embed/select.ts).
   transformers: "export * from './worker/core/embed/transformers.ts';",
 };
-/** Data files the lazy scripts read, kept offline with them: the language model. */
-const LAZY_DATA = { from: 'node_modules/@vscode/vscode-languagedetection/model', to: 'models/vscode-languagedetection/' };
+/** Data files the worker reads, kept offline with the lazy scripts: the language model and the code vectors. */
+const LAZY_DATA = [
+  { from: 'node_modules/@vscode/vscode-languagedetection/model', to: 'models/vscode-languagedetection/' },
+  // Trained by scripts/code-vectors (worker/models/code-vectors/README.md); read by worker/browser/embedder-host.ts.
+  { from: 'worker/models/code-vectors', to: 'models/code-vectors/', only: ['python.tcv'] },
+];
 
 export interface WorkerBuild {
   /** The worker's script. */
@@ -122,9 +126,10 @@ export async function bundleServiceWorker({ production, entry = WORKER_ENTRY, fo
       lazy.set(path, text);
     }),
   );
-  const precache = [...Object.values(scripts).map((s) => s.path).sort(), ...readdirSync(join(repoRoot, LAZY_DATA.from)).sort().map((name) => `${LAZY_DATA.to}${name}`)];
+  const data = LAZY_DATA.flatMap((entry) => packagedNames(entry).sort().map((name) => ({ path: `${entry.to}${name}`, file: join(repoRoot, entry.from, name) })));
+  const precache = [...Object.values(scripts).map((s) => s.path).sort(), ...data.map((d) => d.path)];
   for (const path of precache) hash.update(path);
-  for (const name of readdirSync(join(repoRoot, LAZY_DATA.from)).sort()) hash.update(readFileSync(join(repoRoot, LAZY_DATA.from, name)));
+  for (const { file } of data) hash.update(readFileSync(file));
   const files = { cache: `tessera-lazy-${hash.digest('hex').slice(0, 10)}`, scripts, precache };
   const lazyDefines = { 'process.env.NODE_ENV': nodeEnv, TESSERA_LAZY: JSON.stringify(files) };
   const embedded = build({ ...workerBuildOptions(production), entryPoints: [EMBEDDED_ENTRY], format: 'iife', define: lazyDefines });
@@ -146,15 +151,15 @@ function only(outputs: OutputFile[], what: string): string {
 }
 
 /**
- * Files that ship inside npm packages and the worker fetches at run time, served from the package
- * (dev) and copied into the build, so no copy of them lives in the repository.
+ * Files the worker fetches at run time, served from where they are (dev) and copied into the build and the
+ * package: the npm packages' own files (so no copy of them lives in the repository) and the code vectors.
  */
 export const PACKAGED_FILES: { from: string; to: string; only?: string[] }[] = [
-  LAZY_DATA,
+  ...LAZY_DATA,
   // onnxruntime-web's single-threaded wasm binary, for transformers.js in the worker (embedder-host.ts).
   { from: 'node_modules/onnxruntime-web/dist', to: 'ort/', only: ['ort-wasm-simd-threaded.wasm'] },
 ];
 
 /** The file names an entry serves: all of its folder's, or those it lists. */
-export const packagedNames = (entry: (typeof PACKAGED_FILES)[number]) => entry.only ?? readdirSync(join(repoRoot, entry.from));
+export const packagedNames = (entry: { from: string; only?: string[] }) => entry.only ?? readdirSync(join(repoRoot, entry.from));
 

@@ -265,7 +265,7 @@ function headline(r: BenchResults): string {
   if (relevanceQuality) {
     const q = relevanceQuality;
     rows.push([
-      `relevance quality on CoSQA (6,267 functions, hashing embedder)`,
+      `relevance quality on CoSQA (6,267 functions, embedder \`${q.embedder ?? 'hashing-v3-1024'}\`)`,
       `held-out half nDCG@10 ${q.split.heldOut.ndcg10.toFixed(3)} (tuning half ${q.split.tuning.ndcg10.toFixed(3)}); all: nDCG@10 ${q.ndcg10.toFixed(3)}, MRR@10 ${q.mrr10.toFixed(3)}, Recall@10 ${q.recall10.toFixed(3)}, Recall@100 ${q.recall100.toFixed(3)}; ${ms(q.defaultP50Ms)} a call in Node (p50, default limit)`,
       `${num(q.split.heldOut.queries)} / ${num(q.split.tuning.queries)} / ${num(q.queries)} queries${q.defaultCalls ? `; ${num(q.defaultCalls)} calls` : ''}`,
       // The target is on the held-out half: the ranking was tuned on the other one.

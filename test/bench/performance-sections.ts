@@ -390,7 +390,7 @@ export function qualitySection(search: QualityResult | undefined, relevance: Rel
   }
   if (relevance) {
     rows.push([
-      '`POST /qgpt/relevance` `database: true` (hashing embedder)',
+      `\`POST /qgpt/relevance\` \`database: true\` (embedder \`${relevance.embedder ?? 'hashing-v3-1024'}\`)`,
       num(relevance.queries),
       relevance.ndcg10.toFixed(3),
       relevance.mrr10.toFixed(3),

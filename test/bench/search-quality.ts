@@ -19,6 +19,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../../worker/core/app.ts';
+import type { Embedder } from '../../worker/core/embed/embedder.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
 import { MemoryFeed } from '../../worker/core/feed/feed.ts';
 import { MAX_RANKED_RESULTS } from '../../worker/core/search/service.ts';
@@ -73,11 +74,11 @@ const noClassifier: Classifier = {
 };
 
 /** The CoSQA corpus loaded into a fresh core app (in memory), each function an asset; and the dev queries. */
-export async function loadCosqa(options: { data?: string } = {}) {
+export async function loadCosqa(options: { data?: string; embedder?: Embedder } = {}) {
   const data = options.data ?? dataDir();
   const corpus: Record<string, number> = JSON.parse(readFileSync(join(data, 'code_idx_map.txt'), 'utf8'));
   const queries: Query[] = JSON.parse(readFileSync(join(data, 'cosqa-retrieval-dev-500.json'), 'utf8'));
-  const app = createApp({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: noClassifier });
+  const app = createApp({ store: new MemoryStore(), feed: new MemoryFeed(), classifier: noClassifier, ...(options.embedder ? { embedder: options.embedder } : {}) });
   const t0 = performance.now();
   const idxOf = new Map<string, number>();
   const entries = Object.entries(corpus);

@@ -1,5 +1,6 @@
 /**
- * Embedders in the service worker, in Chromium: the hashing embedder when no model files are served,
+ * Embedders in the service worker, in Chromium: the code vectors beside the hashing embedder when no
+ * sentence-embedding model's files are served (the code vectors are one of the build's lazy files),
  * and transformers.js loading the generated tiny model (test/support/tiny-model.ts) from this origin's
  * `/models/` on onnxruntime-web's wasm build, the same files and code as in Node. While a large batch
  * embeds, the worker keeps answering other requests: the longest wait is measured and printed.
@@ -7,7 +8,7 @@
  * The tiny model is written into the served build (dist/, or TESSERA_DIST) under
  * `/models/tessera-test/tiny-bert/`, and the worker is registered with
  * `/sw.js?embedding-model=tessera-test/tiny-bert`, from a blank page (the app's own page registers
- * plain `/sw.js`). The default model folder stays absent, so the other suites keep the hashing embedder.
+ * plain `/sw.js`). The default model folder stays absent, so the other suites keep the built-in embedder.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -56,14 +57,21 @@ function embed(page: Page, texts: string[]) {
 const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0) / (norm(a) * norm(b));
 
-test('without model files the worker uses the hashing embedder and says why', async ({ appPage }) => {
-  const reported = await info(appPage);
-  expect(reported).toMatchObject({ id: 'hashing-v3-1024', dimensions: 1024, kind: 'hashing', status: 'ready' });
-  expect(reported.reason).toContain('/models/Xenova/all-MiniLM-L6-v2/');
+test('without model files the worker uses the code vectors beside the hashing embedder and says why', async ({ appPage }) => {
   const { status, body } = await embed(appPage, ['getUserName', 'get_user_name']);
   expect(status).toBe(200);
-  expect(body.vectors.map((v) => v.length)).toEqual([1024, 1024]);
-  expect(cos(body.vectors[0]!, body.vectors[1]!)).toBeGreaterThan(0.8);
+  const reported = await info(appPage);
+  expect(reported).toMatchObject({ id: expect.stringMatching(/^hashing-v3-1024\+code-vectors-/), kind: 'code-vectors', status: 'ready' });
+  expect(reported.dimensions).toBeGreaterThan(1024);
+  expect(reported.reason).toContain('/models/Xenova/all-MiniLM-L6-v2/');
+  expect(reported.reason).toContain('/models/code-vectors/python.tcv');
+  expect(body.embedder).toBe(reported.id);
+  expect(body.vectors.map((v) => v.length)).toEqual([reported.dimensions, reported.dimensions]);
+  // The spelling part (the first 1,024, the hashing embedder's) holds the two spellings together; the
+  // learnt part also has a feature for the camelCase whole, so the blend is a little less alike.
+  const spelling = body.vectors.map((v) => v.slice(0, 1024));
+  expect(cos(spelling[0]!, spelling[1]!)).toBeGreaterThan(0.8);
+  expect(cos(body.vectors[0]!, body.vectors[1]!)).toBeGreaterThan(0.7);
 });
 
 test('the worker loads the tiny model from the origin and embeds with transformers.js', async ({ context, page }) => {
@@ -185,7 +193,7 @@ async function stallWhileEmbedding(page: Page) {
 // No latency bounds: CI runs other Chromium suites on the same two cores, and how many pings fit in a
 // batch follows the host's speed (bench section 4d measures the waits). The assertions only prove the
 // worker is not blocked for the whole batch: several requests are answered while it runs.
-test('the worker keeps answering while a large batch embeds (hashing)', async ({ appPage }) => {
+test('the worker keeps answering while a large batch embeds (built-in)', async ({ appPage }) => {
   const result = await stallWhileEmbedding(appPage);
   expect(result.pings).toBeGreaterThanOrEqual(3);
 });

@@ -47,13 +47,14 @@ test('relevance embeds with the endpoint set in Settings; when it fails, relevan
 
   server.mode = 'error500';
   expect(await relevance(page, 'sum revenue by customer')).toEqual({ status: 200, first: ids[2] });
-  expect(await getJson(page, '/api/embeddings')).toMatchObject({ kind: 'hashing', endpoint: { status: 'failed', error: 'it answered HTTP 500' } });
-  expect(await getJson(page, '/api/embeddings/library')).toMatchObject({ embedder: 'hashing-v3-1024', embedded: 4 });
+  const builtIn = (await getJson(page, '/api/embeddings')) as { id: string };
+  expect(builtIn).toMatchObject({ kind: 'code-vectors', endpoint: { status: 'failed', error: 'it answered HTTP 500' } });
+  expect(await getJson(page, '/api/embeddings/library')).toMatchObject({ embedder: builtIn.id, embedded: 4 });
 
   await page.reload();
   await expect(card(page, 'Embeddings')).toContainText(`the embeddings endpoint stand-in at ${server.url} failed (it answered HTTP 500)`);
   await card(page, 'Embeddings endpoint').getByRole('button', { name: 'Remove' }).click();
   await expect(card(page, 'Embeddings endpoint').getByRole('status')).toHaveText('Removed: the built-in embedder makes the vectors again.');
-  await expect(card(page, 'Embeddings')).toContainText('The built-in hashing embedder');
+  await expect(card(page, 'Embeddings')).toContainText("Tessera's code vectors with the hashing embedder (built in)");
   await check();
 });

@@ -335,9 +335,11 @@ test("the package's own worker: register({base: '/x', scriptUrl}) answers under 
   // Under /api the server answers (its plain 404): the worker took nothing there.
   expect(await text('/api/assets')).toBe('404 not found\n');
   expect(await text('/api/.well-known/health')).toBe('404 not found\n');
-  // Its lazy files and the language model are its folder's (kept offline at install).
+  // Its lazy files, the language model and the code vectors are its folder's (kept offline at install).
   expect(requested).toContainEqual(expect.stringMatching(new RegExp(`^${ownOrigin}/tessera-assets/lazy/flexsearch-[0-9a-f]{10}\\.js$`)));
   expect(requested).toContain(`${ownOrigin}/tessera-assets/models/vscode-languagedetection/model.json`);
+  expect(requested).toContain(`${ownOrigin}/tessera-assets/models/code-vectors/python.tcv`);
+  expect(await text('/x/embeddings')).toMatch(/^200 .*"kind":"code-vectors"/);
 });
 
 test("a module service worker imports the package's worker.js as it is", async ({ page }) => {

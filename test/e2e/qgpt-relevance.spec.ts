@@ -103,5 +103,7 @@ test('a worker stopped right after a write: the next relevance call finds the ne
       }),
   );
   expect(stored.length).toBe(4);
-  expect(stored.find((r) => r.id === fresh)).toEqual({ id: fresh, embedder: 'hashing-v3-1024', dims: 1024 });
+  const { id, dimensions } = await page.evaluate(async () => (await fetch('/api/embeddings')).json() as Promise<{ id: string; dimensions: number }>);
+  expect(id).toMatch(/^hashing-v3-1024\+code-vectors-/);
+  expect(stored.find((r) => r.id === fresh)).toEqual({ id: fresh, embedder: id, dims: dimensions });
 });

@@ -70,6 +70,10 @@ describe('Node host on PGlite, through the official SDK', { timeout: 180_000 }, 
 
     const relevant = await api.qgpt.relevance({ qGPTRelevanceInput: { query: 'read a yaml configuration file', options: { database: true } } });
     expect(relevant.relevant.iterable[0]!.asset?.id).toBe(yaml.id);
+    // The host ranks with the code vectors this repository ships, read from worker/models/.
+    const embedder = (await (await fetch(`${host.url}/embeddings`)).json()) as { id: string; kind: string; reason: string };
+    expect(embedder).toMatchObject({ kind: 'code-vectors', id: expect.stringMatching(/^hashing-v3-1024\+code-vectors-/) });
+    expect(embedder.reason).toMatch(/worker[/\\]models[/\\]code-vectors[/\\]python\.tcv/);
 
     await api.assets.assetsDeleteAsset({ asset: retry.id });
     const ids = (await api.assets.assetsSnapshot({ transferables: false })).iterable.map((a) => a.id);

@@ -17,7 +17,7 @@ const StreamReplySchema = StreamReplySchema_();
 const EmbedderInfoSchema = z.object({
   id: z.string().min(1),
   dimensions: z.number().int().nonnegative(),
-  kind: z.enum(['hashing', 'transformers', 'endpoint', 'custom']),
+  kind: z.enum(['hashing', 'code-vectors', 'transformers', 'endpoint', 'custom']),
   status: z.enum(['ready', 'available', 'loading', 'failed']),
   reason: z.string().optional(),
   error: z.string().optional(),

@@ -6,6 +6,7 @@ import { IdbStore } from '../../worker/browser/idb-store.ts';
 import { createApp, type App } from '../../worker/core/app.ts';
 import type { Classifier } from '../../worker/core/assets/classifier.ts';
 import { withDefaults, type Deps, type ServiceContext } from '../../worker/core/deps.ts';
+import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { MemoryFeed, type ChangeEvent, type Feed } from '../../worker/core/feed/feed.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { Store } from '../../worker/core/store/store.ts';
@@ -71,7 +72,8 @@ export async function createTestApi(
     ...(options.maxRestoreBytes ? { maxRestoreBytes: options.maxRestoreBytes } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.embedder ? { embedder: options.embedder } : {}),
+    // The core's default on every transport: the Node host would otherwise read the code vectors (its own test is test/node).
+    embedder: options.embedder ?? new HashingEmbedder(),
     ...(options.now ? { now: options.now } : {}),
   };
   const events: ChangeEvent[] = [];

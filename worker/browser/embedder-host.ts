@@ -1,6 +1,8 @@
 /**
  * The service worker's embedder: transformers.js when a sentence-embedding model's files are served
- * under `/models/<model>/` at this origin, else the hashing embedder (worker/core/embed/select.ts).
+ * under `/models/<model>/` at this origin, else the code vectors beside the hashing embedder (their file is
+ * one of the build's lazy files, kept offline with them), else the hashing embedder alone
+ * (worker/core/embed/select.ts).
  *
  * onnxruntime-web runs its single-threaded wasm build (vite.config.ts aliases `onnxruntime-web/webgpu`
  * to it when bundling the worker: a service worker may not `import()`, and threads need cross-origin
@@ -8,10 +10,10 @@
  * vite.config.ts's packagedFiles); no `.mjs` is named, so the factory bundled into the lazy `transformers`
  * script (loaded on first use, see worker/browser/lazy-scripts.ts) is used.
  */
-import type { HashingEmbedder } from '../core/embed/hashing.ts';
+import { CODE_VECTORS_FILE } from '../core/embed/code-vectors.ts';
 import { fetchModelSource, selectEmbedder } from '../core/embed/select.ts';
-import type { TransformersEmbedder } from '../core/embed/transformers.ts';
-import { lazyModuleLoader } from './lazy-scripts.ts';
+import type { Embedder } from '../core/embed/embedder.ts';
+import { fetchCached, lazyModuleLoader } from './lazy-scripts.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -49,8 +51,9 @@ export function optionsFromScriptUrl(url: string): BrowserEmbedderOptions {
 export function createBrowserEmbedder(
   assets: URL,
   options: BrowserEmbedderOptions = optionsFromScriptUrl(self.location.href),
-): Promise<HashingEmbedder | TransformersEmbedder> {
+): Promise<Embedder> {
   const models = new URL(MODELS_PATH, assets);
+  const codeVectors = new URL(CODE_VECTORS_FILE, models).href;
   return selectEmbedder({
     loadModule: lazyModuleLoader(assets),
     // A path at this origin when it is one: transformers.js joins its local paths as paths, not URLs.
@@ -60,5 +63,13 @@ export function createBrowserEmbedder(
     allowRemote: options.allowRemote ?? false,
     ...(options.modelHost ? { remoteHost: new URL(options.modelHost, self.location.origin).href } : {}),
     transformers: { browserCache: true, onnx: { wasmPaths: { wasm: new URL(ORT_WASM_PATH, assets).href }, numThreads: 1 } },
+    codeVectors: {
+      where: codeVectors,
+      async read() {
+        const response = await fetchCached(codeVectors);
+        if (!response.ok) throw new Error(`GET ${codeVectors} answered ${response.status}`);
+        return response.arrayBuffer();
+      },
+    },
   });
 }

@@ -15,13 +15,14 @@ import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server'
 import { createApp, type App } from '../core/app.ts';
 import { createLanguageClassifier } from '../core/assets/language/classify.ts';
 import { withDefaults, type Deps, type ServiceContext } from '../core/deps.ts';
+import { builtInEmbedder, DeferredEmbedder } from '../core/embed/select.ts';
 import type { Feed } from '../core/feed/feed.ts';
 import { vectorIndexFor } from '../core/qgpt/vectors/snippet-vectors.ts';
 import { searchIndexFor } from '../core/search/search-index.ts';
 import type { Store } from '../core/store/store.ts';
 import { SharedAssetCache } from './fresh-cache.ts';
 import { importModule } from './import-modules.ts';
-import { nodeModelFiles } from './model-files.ts';
+import { codeVectorsFile, nodeModelFiles } from './model-files.ts';
 import { endWithError, Sockets, UNAUTHORIZED } from './sockets.ts';
 import { openStorage, type StorageOptions } from './storage.ts';
 
@@ -116,7 +117,7 @@ export interface HostApp {
 
 /**
  * The core app as the Node host composes it, on a store and feed it is given: the language model read
- * from the npm package, the lazy modules imported, the asset cache of a shared database, the token check,
+ * from the npm package, the code vectors from this repository, the lazy modules imported, the asset cache of a shared database, the token check,
  * the sockets. startHost serves it on its storage; the route tests' HTTP transport on theirs.
  */
 export function createHostApp(options: HostAppOptions): HostApp {
@@ -128,6 +129,8 @@ export function createHostApp(options: HostAppOptions): HostApp {
     feed,
     classifier: options.deps?.classifier ?? createLanguageClassifier({ modelFiles: nodeModelFiles() }),
     loadModule: importModule,
+    // Read in the background at the first embedding, so a start does not wait for the file.
+    embedder: options.deps?.embedder ?? new DeferredEmbedder(() => builtInEmbedder(codeVectorsFile(), 'the Node host runs no sentence-embedding model')),
     ...(options.shared ? { assetCache: new SharedAssetCache(feed, store) } : {}),
     ...options.deps,
     base,

@@ -200,7 +200,7 @@ function Embedder({ session }: { session: Session }) {
       <p>
         {info ? (
           <>
-            {info.kind === 'hashing' ? 'The built-in hashing embedder (no model files needed)' : info.kind === 'endpoint' ? `The embeddings endpoint (${info.id})` : `Model ${info.id}`} ·{' '}
+            {embedderLabel(info)} ·{' '}
             {info.dimensions || '?'} dimensions · {info.status}
             {info.reason ? ` · ${info.reason}` : ''}
           </>
@@ -309,4 +309,18 @@ function Folders({ session }: { session: Session }) {
       )}
     </section>
   );
+}
+
+/** What the active embedder is, in words. */
+function embedderLabel(info: EmbedderInfo): string {
+  switch (info.kind) {
+    case 'hashing':
+      return 'The built-in hashing embedder (no model files needed)';
+    case 'code-vectors':
+      return "Tessera's code vectors with the hashing embedder (built in)";
+    case 'endpoint':
+      return `The embeddings endpoint (${info.id})`;
+    default:
+      return `Model ${info.id}`;
+  }
 }

@@ -50,7 +50,7 @@ export interface EmbedderInfo {
   id: string;
   /** 0 while unknown (a model fetched from the hub, before it has loaded). */
   dimensions: number;
-  kind: 'hashing' | 'transformers' | 'endpoint' | 'custom';
+  kind: 'hashing' | 'code-vectors' | 'transformers' | 'endpoint' | 'custom';
   /**
    * `ready`: embeds at once. `available`: files found, the model loads on first use. `loading`,
    * `failed` (then `error` says why; the next use tries again).

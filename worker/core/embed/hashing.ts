@@ -58,7 +58,7 @@ const MAX_KEPT_SLOTS = 1 << 16;
  * count, in typed arrays that one embedder reuses for every text (the Map's allocations were most of the
  * embedder's time). Visiting in first-seen order keeps the vector's float sums, so the bits, as before.
  */
-class FeatureCounts {
+export class FeatureCounts {
   private hashes = new Uint32Array(256);
   /** 0: an empty slot. */
   private counts = new Uint32Array(256);
@@ -189,6 +189,15 @@ export class HashingEmbedder implements Embedder {
 
   /** The synchronous core of `embed`, for callers that batch themselves. */
   embedOne(text: string): Float32Array {
+    return this.embedWords(text);
+  }
+
+  /**
+   * `embedOne`, also handing each identifier of the text (lower-cased, whole and in its camelCase parts) to
+   * `onIdentifier` as it is read: what the code vectors (code-vectors.ts) make their features of, so the
+   * text is split once for both.
+   */
+  embedWords(text: string, onIdentifier?: (whole: string, parts: string[]) => void): Float32Array {
     // The 32-bit hash identifies a feature (a collision merely merges two counts).
     const { wordCounts, ngramCounts } = this;
     // Emptied first: a call that threw part-way leaves nothing behind for this one.
@@ -196,6 +205,7 @@ export class HashingEmbedder implements Embedder {
     ngramCounts.clear();
     const ngrams = this.ngramMax > 0 && this.ngramWeight > 0;
     for (const { whole, parts } of identifiers(text)) {
+      onIdentifier?.(whole, parts);
       if (parts.length > 1) wordCounts.add(fnv1a(whole, SEED_IDENT));
       for (const part of parts) {
         wordCounts.add(fnv1a(part, SEED_WORD));

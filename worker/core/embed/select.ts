@@ -1,14 +1,16 @@
 /**
  * Chooses the active embedder: transformers.js when a sentence-embedding model's files are present
  * under the models path (or, when the user allows network access, can be fetched from the model hub),
- * else the hashing embedder, which needs no files. The choice comes with a reason for people
- * (`GET /api/embeddings` shows it).
+ * else the code vectors Tessera ships (code-vectors.ts) beside the hashing embedder, else (their file
+ * missing or unreadable) the hashing embedder alone, which needs no files. The choice comes with a
+ * reason for people (`GET /api/embeddings` shows it).
  *
  * Probing reads `<model>/config.json` (it must parse and name a `model_type`: a static host that answers
  * every path with index.html does not count), checks `tokenizer.json`, and picks the ONNX weights:
  * `onnx/model_quantized.onnx` (dtype q8) when present, else `onnx/model.onnx` (fp32). The model itself
  * is loaded on first use (or by `load()`), not here, so a host's start stays fast.
  */
+import { CodeVectorsEmbedder, decodeCodeVectors } from './code-vectors.ts';
 import { HashingEmbedder, type HashingOptions } from './hashing.ts';
 import { describeEmbedder, type Embedder, type EmbedderInfo } from './embedder.ts';
 import { DEFAULT_MODEL, ONNX_FILE_OF, type ModelDtype } from './model-files.ts';
@@ -58,6 +60,42 @@ export interface SelectOptions {
   loadModule: LoadModule;
   /** Passed on to the transformers embedder (batching budget, onnxruntime-web settings, …). */
   transformers?: Omit<TransformersOptions, 'model' | 'modelPath' | 'allowRemote' | 'remoteHost' | 'dtype' | 'dimensions'>;
+  /** Reads the code vectors' file (CODE_VECTORS_FILE), for when no sentence-embedding model is in use. */
+  codeVectors?: CodeVectorsFile;
+}
+
+/** The code vectors' file: where it is (for people) and its bytes. */
+export interface CodeVectorsFile {
+  where: string;
+  read(): Promise<ArrayBuffer>;
+}
+
+/**
+ * The built-in embedder when no sentence-embedding model is in use: the code vectors beside the hashing
+ * embedder, or the hashing embedder alone when there is no file or it cannot be read. `why` says why no
+ * model is in use.
+ */
+export async function builtInEmbedder(file: CodeVectorsFile | undefined, why: string, hashing?: HashingOptions): Promise<HashingEmbedder | CodeVectorsEmbedder> {
+  const alone = (reason: string) => {
+    const embedder = new HashingEmbedder(hashing);
+    embedder.reason = `${why}; ${reason}`;
+    return embedder;
+  };
+  if (!file) return alone('the hashing embedder needs no files');
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await file.read();
+  } catch (error) {
+    return alone(`no code vectors (${error instanceof Error ? error.message : String(error)}), so the hashing embedder alone`);
+  }
+  try {
+    const embedder = new CodeVectorsEmbedder(decodeCodeVectors(bytes), { hashing: new HashingEmbedder(hashing) });
+    embedder.reason = `${why}; the code vectors from ${file.where} beside the hashing embedder`;
+    return embedder;
+  } catch (error) {
+    console.warn(`embeddings: the code vectors at ${file.where} are unusable: ${error instanceof Error ? error.message : String(error)}`);
+    return alone(`the code vectors at ${file.where} are unusable, so the hashing embedder alone`);
+  }
 }
 
 /**
@@ -125,13 +163,8 @@ export class DeferredEmbedder implements Embedder {
 }
 
 /** The active embedder; its `describe()` says which and why (`reason`). */
-export async function selectEmbedder(options: SelectOptions): Promise<HashingEmbedder | TransformersEmbedder> {
+export async function selectEmbedder(options: SelectOptions): Promise<HashingEmbedder | CodeVectorsEmbedder | TransformersEmbedder> {
   const model = options.model ?? DEFAULT_MODEL;
-  const hashing = (reason: string) => {
-    const embedder = new HashingEmbedder(options.hashing);
-    embedder.reason = reason;
-    return embedder;
-  };
   const where = `${options.modelPath}${model}/`;
   const probe = await probeModel(options.source, model);
   let dtype: ModelDtype = 'q8';
@@ -143,7 +176,7 @@ export async function selectEmbedder(options: SelectOptions): Promise<HashingEmb
   } else if (options.allowRemote) {
     reason = `no model files at ${where} (${probe.reason}); fetching ${model} from ${options.remoteHost ?? 'the model hub'} once, then cached`;
   } else {
-    return hashing(`no sentence-embedding model: ${probe.reason} at ${where}; the hashing embedder needs no files`);
+    return builtInEmbedder(options.codeVectors, `no sentence-embedding model: ${probe.reason} at ${where}`, options.hashing);
   }
   // Loaded only now, so transformers.js and onnxruntime-web are compiled and evaluated only when a model is in use.
   const { TransformersEmbedder } = await options.loadModule('transformers');

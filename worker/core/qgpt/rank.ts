@@ -1,8 +1,8 @@
 /**
  * Hybrid ranking of snippets for relevance (design decision 8): a lexical score (BM25F over the code-aware
  * tokenizer, the search's own index and query analysis) and a vector score (cosine of the snippet's and the
- * query's embedding), each min-max normalised over the candidates and blended LEXICAL_WEIGHT /
- * 1 - LEXICAL_WEIGHT. Min-max blending beat reciprocal rank fusion in every pairing measured.
+ * query's embedding), each min-max normalised over the candidates and blended with the lexical side weighted
+ * by the embedder's LEXICAL_WEIGHT. Min-max blending beat reciprocal rank fusion in every pairing measured.
  *
  * - The library (`database`, `assets`): assets are ranked (lexical from the search index, vector from the
  *   best of their snippets), then each top asset's best snippets are taken.
@@ -11,7 +11,7 @@
 import { genericOf } from '../assets/content.ts';
 import type { ServiceContext } from '../deps.ts';
 import { timed, type Timing } from '../timing.ts';
-import { dot } from '../embed/embedder.ts';
+import { describeEmbedder, dot, type EmbedderInfo } from '../embed/embedder.ts';
 import type { ClassificationSpecificEnum } from '../model/schemas.ts';
 import { PSEUDO, splitProse } from '../search/documents.ts';
 import { FIELD_COUNT } from '../search/lexical/fields.ts';
@@ -26,15 +26,26 @@ import { dotQuantized } from './vectors/vector-matrix.ts';
 import { embeddingText, libraryVectorsWithQuery, madeFrom, readAssetTexts, vectorIndexFor } from './vectors/snippet-vectors.ts';
 
 /**
- * Weight of the lexical score in the blend. Tuned on the CoSQA dev queries (test/bench/relevance-quality.ts;
- * nDCG@10 with the hashing embedder): 0.5 0.454, 0.55 0.454, 0.6 0.456, 0.65 0.454, 0.7 0.449, 0.8 0.445 with
- * 3-5-grams; 0.6 0.466 and 0.7 0.460 with the 2-4-grams the hashing embedder now uses. Also tried, no better:
- * scores divided by their maximum instead of min-max (0.453), the language word left out of the lexical
- * query too (0.455), stopwords left out of the vector query (0.448), comments weighted twice in the
- * embedded text (0.455), the asset's name left out of it (0.450), 50 or 100 candidates a side (same).
- * Vectors stored in 8 bits (vector-matrix.ts) cost 0.0014 (0.466 -> 0.465).
+ * Weight of the lexical score in the blend, by the kind of embedder whose vectors it is blended with: the
+ * better the vectors, the less weight the lexical side needs. Tuned on CoSQA (test/bench/relevance-quality.ts,
+ * nDCG@10; docs/performance.md):
+ * - hashing alone: 0.5 0.454, 0.55 0.454, 0.6 0.456, 0.65 0.454, 0.7 0.449, 0.8 0.445 with 3-5-grams; 0.6
+ *   0.466 and 0.7 0.460 with the 2-4-grams the hashing embedder now uses. Also tried, no better: scores
+ *   divided by their maximum instead of min-max (0.453), the language word left out of the lexical query too
+ *   (0.455), stopwords left out of the vector query (0.448), comments weighted twice in the embedded text
+ *   (0.455), the asset's name left out of it (0.450), 50 or 100 candidates a side (same). Vectors stored in
+ *   8 bits (vector-matrix.ts) cost 0.0014 (0.466 -> 0.465).
+ * - the code vectors beside hashing (embed/code-vectors.ts): chosen on the tuning half only; the figures
+ *   are in docs/performance.md ("Code vectors").
+ * - models and endpoints: not measured on code; the hashing embedder's weight.
  */
-export const LEXICAL_WEIGHT = 0.6;
+export const LEXICAL_WEIGHT: Record<EmbedderInfo['kind'], number> = {
+  hashing: 0.6,
+  'code-vectors': 0.4,
+  transformers: 0.6,
+  endpoint: 0.6,
+  custom: 0.6,
+};
 /** Candidates taken from each side before blending. */
 const CANDIDATES = 100;
 /** At most this many snippets of one asset are answered. */
@@ -129,7 +140,7 @@ export async function rankLibrary(
   const best = queryVector ? matrix.bestByAsset(queryVector, within) : new Map<string, number>();
   const byVector = topKeys(best, wanted * 2).filter((id) => within || !pseudo(id)).slice(0, wanted);
 
-  const blended = blend(lexical, best, [...new Set([...lexical.keys(), ...byVector])]);
+  const blended = blend(lexical, best, [...new Set([...lexical.keys(), ...byVector])], lexicalWeightOf(ctx));
   const top = [...blended.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit);
 
   const texts = await timed(timing, 'texts', () => ctx.store.read((tx) => readAssetTexts(tx, top.map(([id]) => id)), ['assets', 'formats', 'contents']));
@@ -203,7 +214,7 @@ export async function rankTexts(ctx: ServiceContext, query: string, texts: reado
   hits?.slots.forEach((slot, i) => lexical.set(index.idOf(slot)!, hits.scores[i]!));
   const vectors = await ctx.embedder.embed([vectorQuery(query), ...snippets.map((s) => embeddingText(s.source, s.text))]);
   const vector = new Map(snippets.map((_, i) => [String(i), dot(vectors[0]!, vectors[i + 1]!)]));
-  const blended = blend(lexical, vector, topKeys(vector, Math.max(CANDIDATES, limit)).concat([...lexical.keys()]));
+  const blended = blend(lexical, vector, topKeys(vector, Math.max(CANDIDATES, limit)).concat([...lexical.keys()]), lexicalWeightOf(ctx));
   return [...blended.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, limit)
@@ -213,15 +224,20 @@ export async function rankTexts(ctx: ServiceContext, query: string, texts: reado
     });
 }
 
-/** Min-max normalised lexical and vector scores of the candidates, blended; in [0, 1]. */
-function blend(lexical: ReadonlyMap<string, number>, vector: ReadonlyMap<string, number>, candidates: readonly string[]): Map<string, number> {
+/** The lexical score's weight for the vectors of the embedder in use (after a call has embedded with it). */
+function lexicalWeightOf(ctx: ServiceContext): number {
+  return LEXICAL_WEIGHT[describeEmbedder(ctx.embedder).kind];
+}
+
+/** Min-max normalised lexical and vector scores of the candidates, blended with `weight` on the lexical side; in [0, 1]. */
+function blend(lexical: ReadonlyMap<string, number>, vector: ReadonlyMap<string, number>, candidates: readonly string[], weight: number): Map<string, number> {
   const keys = [...new Set(candidates)];
   const lex = minMax(keys.filter((k) => lexical.has(k)).map((k) => lexical.get(k)!));
   const vec = minMax(keys.map((k) => vector.get(k) ?? 0));
   const out = new Map<string, number>();
   for (const k of keys) {
     const l = lexical.has(k) ? lex(lexical.get(k)!) : 0;
-    out.set(k, LEXICAL_WEIGHT * l + (1 - LEXICAL_WEIGHT) * vec(vector.get(k) ?? 0));
+    out.set(k, weight * l + (1 - weight) * vec(vector.get(k) ?? 0));
   }
   return out;
 }
