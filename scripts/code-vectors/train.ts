@@ -16,6 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { codeFeatures, encodeCodeVectors } from '../../worker/core/embed/code-vectors.ts';
 import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
+import { mulberry32 } from '../../test/support/random.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,18 +42,8 @@ const LR = Number(args.lr);
 const TAU = Number(args.temperature);
 const MIN_COUNT = Number(args['min-count']);
 
-/** A small seeded generator (mulberry32): the same pairs and seed give the same model. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = random(Number(args.seed));
+// Seeded (mulberry32): the same pairs and seed give the same model.
+const rand = mulberry32(Number(args.seed));
 
 interface Pair {
   query: string;

@@ -14,9 +14,8 @@
  * float32 row scales; `count * dims` int8 components (row i's component j is `int8 * scale[i]`).
  */
 import { stem } from '../search/tokenize.ts';
-import { timeSlices } from '../timers.ts';
 import type { Embedder, EmbedderInfo } from './embedder.ts';
-import { FeatureCounts, fnv1a, HashingEmbedder } from './hashing.ts';
+import { embedInSlices, FeatureCounts, fnv1a, HashingEmbedder } from './hashing.ts';
 
 /** A model as it is trained: one float vector a term. */
 export interface TrainedCodeVectors {
@@ -127,14 +126,8 @@ export class CodeVectorsEmbedder implements Embedder {
   }
 
   /** Yields to the event loop as the hashing embedder does, so a large call never stalls other requests long. */
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
-    const slices = timeSlices(HashingEmbedder.sliceBudgetMs);
-    for (const text of texts) {
-      if (slices.due()) await slices.next();
-      out.push(this.embedOne(text));
-    }
-    return out;
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return embedInSlices(texts, (text) => this.embedOne(text));
   }
 
   embedOne(text: string): Float32Array {

@@ -141,6 +141,21 @@ export function words(text: string): string[] {
   return identifiers(text).flatMap((i) => i.parts);
 }
 
+/**
+ * Each text's `embedOne`, yielding to the event loop every `HashingEmbedder.sliceBudgetMs` or so: how the
+ * embedders that compute on the worker's own thread (this one, code-vectors.ts) keep a large call from
+ * stalling other requests.
+ */
+export async function embedInSlices(texts: readonly string[], embedOne: (text: string) => Float32Array): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  const slices = timeSlices(HashingEmbedder.sliceBudgetMs);
+  for (const text of texts) {
+    if (slices.due()) await slices.next();
+    out.push(embedOne(text));
+  }
+  return out;
+}
+
 export class HashingEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
@@ -170,14 +185,8 @@ export class HashingEmbedder implements Embedder {
   }
 
   /** Yields to the event loop every `sliceBudgetMs` or so, so a large call never stalls other requests long. */
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
-    const slices = timeSlices(HashingEmbedder.sliceBudgetMs);
-    for (const text of texts) {
-      if (slices.due()) await slices.next();
-      out.push(this.embedOne(text));
-    }
-    return out;
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return embedInSlices(texts, (text) => this.embedOne(text));
   }
 
   /** How long `embed` computes before it yields. */
