@@ -9,7 +9,7 @@
  *   npx esbuild scripts/code-vectors/train.ts --bundle --platform=node --format=esm --packages=external \
  *     --outfile=.scratch/train.mjs && node .scratch/train.mjs --pairs .scratch/pairs.jsonl --out <file>
  *
- * Options: --name py1 (the model's name in the embedder's id), --dims 128, --vocab 50000, --epochs 6, --batch 512, --lr 0.002, --temperature 0.05, --seed 1.
+ * Options: --name py1 (the model's name in the embedder's id), --dims 128, --vocab 50000, --keep <all>, --epochs 6, --batch 512, --lr 0.002, --temperature 0.05, --seed 1.
  * Plain loops over Float32Arrays: a few minutes on two cores for 100,000 pairs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     name: { type: 'string', default: 'py1' },
     dims: { type: 'string', default: '128' },
     vocab: { type: 'string', default: '50000' },
+    keep: { type: 'string' },
     epochs: { type: 'string', default: '6' },
     batch: { type: 'string', default: '512' },
     lr: { type: 'string', default: '0.002' },
@@ -204,5 +205,8 @@ for (let epoch = 0; epoch < EPOCHS; epoch++) {
   console.error(`train: epoch ${epoch + 1}/${EPOCHS} loss ${(lossSum / batches).toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-writeFileSync(args.out, encodeCodeVectors({ name: args.name!, dims: DIMS, hashes: Uint32Array.from(vocabulary), idf, vectors: E }));
+// `--keep N` writes the N commonest features only (the vocabulary is in order of document frequency): the
+// rarer ones' vectors were learnt with the rest but move few texts (docs/performance.md, "Code vectors").
+const kept = Math.min(Number(args.keep ?? V), V);
+writeFileSync(args.out, encodeCodeVectors({ name: args.name!, dims: DIMS, hashes: Uint32Array.from(vocabulary.slice(0, kept)), idf: idf.slice(0, kept), vectors: E.slice(0, kept * DIMS) }));
 console.error(`train: wrote ${args.out}`);

@@ -33,16 +33,16 @@ const bufferOf = (bytes: Uint8Array) => bytes.buffer.slice(bytes.byteOffset, byt
 const decodeSmall = () => decodeCodeVectors(bufferOf(encodeCodeVectors(smallModel())));
 
 describe('the code vectors file', () => {
-  it('reads back what was written, the components in 8 bits', () => {
+  it('reads back what was written, the rows in the order of their hashes, the components in 8 bits', () => {
     const model = smallModel();
     const read = decodeSmall();
     expect(read).toMatchObject({ name: 'test1', dims: 3 });
-    expect([...read.hashes]).toEqual([...model.hashes]);
-    expect([...read.idf]).toEqual([...model.idf]);
-    for (let i = 0; i < model.vectors.length; i++) {
-      const row = Math.floor(i / 3);
-      expect(read.components[i]! * read.scales[row]!).toBeCloseTo(model.vectors[i]!, 2);
-    }
+    expect([...read.hashes]).toEqual([...model.hashes].sort((a, b) => a - b));
+    read.hashes.forEach((hash, row) => {
+      const from = model.hashes.indexOf(hash);
+      expect(read.idf[row]).toBe(model.idf[from]);
+      for (let j = 0; j < 3; j++) expect(read.components[row * 3 + j]! * read.scales[row]!).toBeCloseTo(model.vectors[from * 3 + j]!, 2);
+    });
   });
 
   it('refuses a file that is not one, is cut short, or has bytes to spare', () => {
@@ -53,6 +53,12 @@ describe('the code vectors file', () => {
     const longer = new Uint8Array(bytes.length + 4);
     longer.set(bytes);
     expect(() => decodeCodeVectors(bufferOf(longer))).toThrow(/bytes to spare/);
+    // Two hashes swapped: a binary search would miss features, so the file is refused.
+    const swapped = bytes.slice();
+    const first = bytes.length - (4 * 4 * 3 + 4 * 3); // the hashes: before idf, scales (4 x 4 bytes each) and 4 x 3 components
+    swapped.set(bytes.subarray(first + 4, first + 8), first);
+    swapped.set(bytes.subarray(first, first + 4), first + 4);
+    expect(() => decodeCodeVectors(bufferOf(swapped))).toThrow(/not in ascending order/);
   });
 });
 

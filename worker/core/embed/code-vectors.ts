@@ -10,7 +10,7 @@
  * Runtime-agnostic (no DOM, no node:*).
  *
  * The file (`.tcv`): `TCV1`; a little-endian u32 byte length, then a JSON header `{name, dims, count}`;
- * zero bytes to a 4-byte boundary; `count` u32 feature hashes; `count` float32 idf weights; `count`
+ * zero bytes to a 4-byte boundary; `count` u32 feature hashes in ascending order; `count` float32 idf weights; `count`
  * float32 row scales; `count * dims` int8 components (row i's component j is `int8 * scale[i]`).
  */
 import { stem } from '../search/tokenize.ts';
@@ -45,20 +45,24 @@ const utf8 = new TextEncoder();
 export function encodeCodeVectors(model: TrainedCodeVectors): Uint8Array {
   const { dims, vectors } = model;
   const count = model.hashes.length;
+  // Rows in the order of their hashes: a reader finds a feature by binary search, with no table to build.
+  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => model.hashes[a]! - model.hashes[b]!);
   const header = utf8.encode(JSON.stringify({ name: model.name, dims, count }));
+  const hashes = Uint32Array.from(order, (i) => model.hashes[i]!);
+  const idf = Float32Array.from(order, (i) => model.idf[i]!);
   const scales = new Float32Array(count);
   const components = new Int8Array(count * dims);
-  for (let i = 0; i < count; i++) {
+  order.forEach((from, row) => {
     let max = 0;
-    for (let j = 0; j < dims; j++) max = Math.max(max, Math.abs(vectors[i * dims + j]!));
-    scales[i] = max / 127;
-    for (let j = 0; j < dims; j++) components[i * dims + j] = max === 0 ? 0 : Math.round((vectors[i * dims + j]! * 127) / max);
-  }
+    for (let j = 0; j < dims; j++) max = Math.max(max, Math.abs(vectors[from * dims + j]!));
+    scales[row] = max / 127;
+    for (let j = 0; j < dims; j++) components[row * dims + j] = max === 0 ? 0 : Math.round((vectors[from * dims + j]! * 127) / max);
+  });
   const head = [utf8.encode(MAGIC), u32(header.length), header];
   const headLength = head.reduce((n, p) => n + p.length, 0);
   // The arrays start on a 4-byte boundary, so a reader views them in place.
   const pad = new Uint8Array((4 - (headLength % 4)) % 4);
-  return concat([...head, pad, bytesOf(model.hashes), bytesOf(model.idf), bytesOf(scales), bytesOf(components)]);
+  return concat([...head, pad, bytesOf(hashes), bytesOf(idf), bytesOf(scales), bytesOf(components)]);
 }
 
 export function decodeCodeVectors(bytes: ArrayBuffer): CodeVectors {
@@ -83,10 +87,12 @@ export function decodeCodeVectors(bytes: ArrayBuffer): CodeVectors {
   at += (4 - (at % 4)) % 4;
   const [d, n] = [dims as number, count as number];
   if (at + n * 12 + n * d !== bytes.byteLength) fail('the file is cut short or has bytes to spare');
+  const hashes = new Uint32Array(bytes, at, n);
+  for (let i = 1; i < n; i++) if (hashes[i]! <= hashes[i - 1]!) fail('its feature hashes are not in ascending order');
   return {
     name: name as string,
     dims: d,
-    hashes: new Uint32Array(bytes, at, n),
+    hashes,
     idf: new Float32Array(bytes, at + n * 4, n),
     scales: new Float32Array(bytes, at + n * 8, n),
     components: new Int8Array(bytes, at + n * 12, n * d),
@@ -106,7 +112,6 @@ export class CodeVectorsEmbedder implements Embedder {
   readonly dimensions: number;
   /** Why it is the active embedder (set by whoever chose it). */
   reason: string | undefined;
-  private readonly rows: FeatureRows;
   private readonly hashingScale: number;
   private readonly codeScale: number;
   private readonly hashing: HashingEmbedder;
@@ -120,7 +125,6 @@ export class CodeVectorsEmbedder implements Embedder {
     this.hashing = options.hashing ?? new HashingEmbedder();
     this.hashingScale = Math.sqrt(1 - weight);
     this.codeScale = Math.sqrt(weight);
-    this.rows = new FeatureRows(model.hashes);
     this.dimensions = this.hashing.dimensions + model.dims;
     this.id = `${this.hashing.id}+code-vectors-${model.name}-w${weight}`;
   }
@@ -139,7 +143,7 @@ export class CodeVectorsEmbedder implements Embedder {
     for (let i = 0; i < spelling.length; i++) vector[i] = spelling[i]! * this.hashingScale;
     const out = vector.subarray(spelling.length);
     features.forEach((hash, n) => {
-      const row = this.rows.of(hash);
+      const row = rowOf(this.model.hashes, hash);
       if (row < 0) return;
       const w = (1 + Math.log(n)) * idf[row]! * scales[row]!;
       const at = row * dims;
@@ -205,36 +209,18 @@ export function codeFeatures(text: string, hashing = new HashingEmbedder()): Map
   return out;
 }
 
-/** Finds a feature's row by its hash: an open-addressing table over the vocabulary, made in a millisecond. */
-class FeatureRows {
-  private readonly keys: Uint32Array;
-  /** Row + 1; 0 marks an empty slot. */
-  private readonly values: Int32Array;
-  private readonly mask: number;
-
-  constructor(hashes: Uint32Array) {
-    let size = 1;
-    while (size < hashes.length * 2) size *= 2;
-    this.keys = new Uint32Array(size);
-    this.values = new Int32Array(size);
-    this.mask = size - 1;
-    hashes.forEach((hash, row) => {
-      let slot = hash & this.mask;
-      while (this.values[slot] !== 0 && this.keys[slot] !== hash) slot = (slot + 1) & this.mask;
-      this.keys[slot] = hash;
-      this.values[slot] = row + 1;
-    });
+/** A feature's row: binary search over the hashes, which the file keeps in ascending order; -1 when unknown. */
+function rowOf(hashes: Uint32Array, hash: number): number {
+  let lo = 0;
+  let hi = hashes.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = hashes[mid]!;
+    if (at === hash) return mid;
+    if (at < hash) lo = mid + 1;
+    else hi = mid - 1;
   }
-
-  /** The feature's row, or -1 when the model does not know it. */
-  of(hash: number): number {
-    let slot = hash & this.mask;
-    while (this.values[slot] !== 0) {
-      if (this.keys[slot] === hash) return this.values[slot]! - 1;
-      slot = (slot + 1) & this.mask;
-    }
-    return -1;
-  }
+  return -1;
 }
 
 /** The file of the code vectors Tessera ships, under its models folder (worker/models/ in this repository). */
