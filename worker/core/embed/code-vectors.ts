@@ -137,14 +137,12 @@ export class CodeVectorsEmbedder implements Embedder {
   embedOne(text: string): Float32Array {
     const vector = new Float32Array(this.dimensions);
     const { dims, idf, scales, components } = this.model;
-    const features = this.features;
-    features.clear();
-    const spelling = this.hashing.embedWords(text, (whole, parts) => addCodeFeatures(features, whole, parts));
+    const rows = this.rows;
+    rows.clear();
+    const spelling = this.hashing.embedWords(text, (whole, parts) => forEachFeature(whole, parts, this.countRow));
     for (let i = 0; i < spelling.length; i++) vector[i] = spelling[i]! * this.hashingScale;
     const out = vector.subarray(spelling.length);
-    features.forEach((hash, n) => {
-      const row = rowOf(this.model.hashes, hash);
-      if (row < 0) return;
+    rows.forEach((row, n) => {
       const w = (1 + Math.log(n)) * idf[row]! * scales[row]!;
       const at = row * dims;
       for (let j = 0; j < dims; j++) out[j]! += w * components[at + j]!;
@@ -153,8 +151,26 @@ export class CodeVectorsEmbedder implements Embedder {
     return vector;
   }
 
-  /** The text being embedded's features (reused: embedOne is synchronous). */
-  private readonly features = new FeatureCounts();
+  /** The rows of the text being embedded's known features, and how often each occurs (reused: embedOne is synchronous). */
+  private readonly rows = new FeatureCounts();
+  /**
+   * Each word's row (-1: unknown) by seed, for the words seen lately: most of a library's words recur, and
+   * stemming, hashing and searching them again cost more than the rest of the code part.
+   */
+  private readonly rowOfWord = new Map<number, Map<string, number>>([
+    [SEED_WHOLE, new Map()],
+    [SEED_STEM, new Map()],
+  ]);
+
+  private readonly countRow = (word: string, seed: number): void => {
+    const cache = this.rowOfWord.get(seed)!;
+    let row = cache.get(word);
+    if (row === undefined) {
+      if (cache.size >= MAX_CACHED_WORDS) cache.clear();
+      cache.set(word, (row = rowOf(this.model.hashes, featureHash(word, seed))));
+    }
+    if (row >= 0) this.rows.add(row);
+  };
 
   /** The code part made unit length, then times its share. */
   private scaleCodePart(out: Float32Array): void {
@@ -181,33 +197,26 @@ export const CODE_WEIGHT = 0.4;
 const SEED_STEM = fnv1a('code-vectors stem');
 const SEED_WHOLE = fnv1a('code-vectors whole');
 
-/** Stems of the parts seen lately: most of a library's words recur, and Porter's stemmer is slow. */
-const stems = new Map<string, string>();
-const MAX_STEMS = 100_000;
-
-function stemOf(part: string): string {
-  let stemmed = stems.get(part);
-  if (stemmed === undefined) {
-    if (stems.size >= MAX_STEMS) stems.clear();
-    stems.set(part, (stemmed = stem(part)));
-  }
-  return stemmed;
+/** One identifier's features as (word, seed): the stem of each part, and of the whole when it has several. */
+function forEachFeature(whole: string, parts: string[], visit: (word: string, seed: number) => void): void {
+  if (parts.length > 1) visit(whole, SEED_WHOLE);
+  for (const part of parts) visit(part, SEED_STEM);
 }
 
-/** Adds one identifier's features: the stem of each part, and the stem of the whole when it has several. */
-function addCodeFeatures(counts: FeatureCounts, whole: string, parts: string[]): void {
-  if (parts.length > 1) counts.add(fnv1a(stemOf(whole), SEED_WHOLE));
-  for (const part of parts) counts.add(fnv1a(stemOf(part), SEED_STEM));
-}
+/** A feature's hash: what the model's rows are keyed by. */
+const featureHash = (word: string, seed: number) => fnv1a(stem(word), seed);
 
 /** A text's code-vector features (hash -> count), as the embedder counts them: for training (scripts/code-vectors). */
 export function codeFeatures(text: string, hashing = new HashingEmbedder()): Map<number, number> {
   const counts = new FeatureCounts();
-  hashing.embedWords(text, (whole, parts) => addCodeFeatures(counts, whole, parts));
+  hashing.embedWords(text, (whole, parts) => forEachFeature(whole, parts, (word, seed) => counts.add(featureHash(word, seed))));
   const out = new Map<number, number>();
   counts.forEach((hash, n) => out.set(hash, n));
   return out;
 }
+
+/** How many words' rows an embedder keeps (per seed) before it starts again. */
+const MAX_CACHED_WORDS = 100_000;
 
 /** A feature's row: binary search over the hashes, which the file keeps in ascending order; -1 when unknown. */
 function rowOf(hashes: Uint32Array, hash: number): number {
