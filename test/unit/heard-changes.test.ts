@@ -7,6 +7,7 @@ import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 import type { CollectionName } from '../../worker/core/store/records.ts';
 import type { Store } from '../../worker/core/store/store.ts';
 import { testClassifier } from '../support/classifier.ts';
+import { writeUnderWay } from '../support/write-under-way.ts';
 import { fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
 import { searchIndexFor } from '../../worker/core/search/search-index.ts';
@@ -23,13 +24,6 @@ function countLogReads(store: Store): { count: number } {
     return read(fn, scope);
   }) as Store['read'];
   return counter;
-}
-
-/** A write of this context under way until the returned function is called. */
-function writeUnderWay(ctx: ServiceContext): () => void {
-  let end!: () => void;
-  void ctx.heard.during(() => new Promise<void>((resolve) => (end = resolve)));
-  return end;
 }
 
 describe('the change events a context heard (feed/heard.ts)', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withDefaults, type ServiceContext } from '../../worker/core/deps.ts';
 import { importAssets } from '../../worker/core/assets/import.ts';
 import { updateAsset } from '../../worker/core/assets/update.ts';
+import { settleDeletes } from '../../worker/core/assets/half-deleted.ts';
 import { MemoryFeed, type ChangeEvent } from '../../worker/core/feed/feed.ts';
 import { WrittenAssets } from '../../worker/core/feed/written.ts';
 import { assetText, readAssetTexts, vectorIndexFor } from '../../worker/core/qgpt/vectors/snippet-vectors.ts';
@@ -12,6 +13,7 @@ import type { CollectionName } from '../../worker/core/store/records.ts';
 import type { ReadTx, Store, WriteTx } from '../../worker/core/store/store.ts';
 import type { Seeds } from '../../worker/core/model/schemas.ts';
 import { testClassifier } from '../support/classifier.ts';
+import { writeUnderWay } from '../support/write-under-way.ts';
 import { GO_SNIPPET, PYTHON_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 
 /** A store that counts the read requests of each collection made in read transactions. */
@@ -94,6 +96,45 @@ describe('what a commit wrote, handed to the background indexes (feed/written.ts
     expect(ids.every((id) => index.has(id))).toBe(true);
     expect([...library.entries.keys()].sort()).toEqual([...ids].sort());
     expect(library.entries.get(ids[2]!)!.snippets.length).toBeGreaterThan(0);
+  });
+
+  it('follows a first import into a library that began empty without reading every asset back', async () => {
+    const store = new ReadCountingStore();
+    const ctx = await context(store);
+    // What every service operation does first: it finds the store empty.
+    await settleDeletes(ctx, true);
+    const ids = (await importAssets(ctx, seeds())).iterable!.map((r) => r.id);
+    // No vectors stored yet, so the first catch-up would compare every asset: while the import goes on,
+    // in IndexedDB that read waits for it.
+    const end = writeUnderWay(ctx);
+    store.reads.clear();
+    const library = await vectorIndexFor(ctx).current();
+    end();
+    expect(store.reads.get('assets') ?? 0).toBe(0);
+    expect(store.reads.get('changes') ?? 0).toBe(0);
+    expect([...library.entries.keys()].sort()).toEqual([...ids].sort());
+  });
+
+  it('reads every asset of a library from before the change log, though it heard each change since', async () => {
+    const inner = new MemoryStore();
+    const before = await context(new ReadCountingStore(inner));
+    const old = (await importAssets(before, seeds())).iterable!.map((r) => r.id);
+    // As a library upgraded from IndexedDB version 1 holds them: assets, no change log, no seq, no marker.
+    await inner.write(async (tx) => {
+      for (const change of await tx.getAll('changes')) await tx.delete('changes', change.id);
+      for (const meta of await tx.getAll('meta')) await tx.delete('meta', meta.id);
+    });
+    const store = new ReadCountingStore(inner);
+    const ctx = await context(store);
+    await settleDeletes(ctx, true);
+    // This context's changes are then seq 1 on: all heard, but not all there is.
+    const added = (await importAssets(ctx, { iterable: [fragmentSeed('def quokka_count(zoo):\n    return len(zoo.quokkas)\n')] } as unknown as Seeds)).iterable!.map((r) => r.id);
+    expect(ctx.heard.fromTheStart()?.map((e) => e.seq)).toEqual([1]);
+    const end = writeUnderWay(ctx);
+    const library = await vectorIndexFor(ctx).current();
+    end();
+    expect(store.reads.get('assets')).toBeGreaterThan(0);
+    expect([...library.entries.keys()].sort()).toEqual([...old, ...added].sort());
   });
 
   it('reads an asset that another context changed after this one wrote it', async () => {

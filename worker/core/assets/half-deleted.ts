@@ -43,6 +43,8 @@ interface HalfDeletes {
   marked: boolean;
   /** The store was empty when this worker first looked, so holds no marker: its first write puts it. */
   emptyAtStart?: boolean;
+  /** The same, kept after that first write (`beganEmpty`). */
+  beganEmpty?: boolean;
 }
 
 const states = new WeakMap<Store, HalfDeletes>();
@@ -119,6 +121,15 @@ export function unlinkAndLog(ctx: ServiceContext, asset: AssetLinks): Promise<st
 }
 
 /**
+ * Whether the store held no asset and had logged no change when this worker's first operation looked:
+ * every change of the library since is then one of its change events, from seq 1 on (a library migrated
+ * from before the change log has assets and no change, so it did not begin empty).
+ */
+export function beganEmpty(store: Store): boolean {
+  return stateOf(store).beganEmpty === true;
+}
+
+/**
  * Called after every write that succeeded (services.ts): on a store that was empty when this worker first
  * looked, the first one puts the marker. Without it the next worker would read every asset, link and change
  * before its first answer (2 s at 100,000 assets, after a first import). A marker that cannot be put is
@@ -162,7 +173,7 @@ async function checkOnce(ctx: ServiceContext): Promise<void> {
   // there): no marker is written for it now, so a first request that is refused stores nothing. The first
   // write that succeeds puts it (`markAfterWrite`).
   if (empty) {
-    state.emptyAtStart = true;
+    state.emptyAtStart = state.beganEmpty = true;
     return;
   }
   for (const asset of found) state.pending.set(asset.id, asset);

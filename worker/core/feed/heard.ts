@@ -54,6 +54,15 @@ export class HeardChanges {
     return out;
   }
 
+  /**
+   * Every change of a library that began empty in this context's lifetime (assets/half-deleted.ts
+   * `beganEmpty`), when each was heard; undefined when one was not or none was.
+   */
+  fromTheStart(): ChangeEvent[] | undefined {
+    const all = this.since(0);
+    return all && all.length > 0 ? all : undefined;
+  }
+
   private hear(event: ChangeEvent): void {
     this.events.set(event.seq, event);
     if (event.seq > this.newest) this.newest = event.seq;

@@ -21,6 +21,8 @@
  */
 import type { ServiceContext } from '../../deps.ts';
 import { changesSince, loggedChanges, readSeq } from '../../feed/commit.ts';
+import type { ChangeEvent } from '../../feed/feed.ts';
+import { beganEmpty } from '../../assets/half-deleted.ts';
 import { contentText, type DocumentParts } from '../../search/documents.ts';
 import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
 import type { AssetRecord, IndexRecord, SnippetRecord } from '../../store/records.ts';
@@ -302,7 +304,7 @@ export class VectorIndex {
     let seq: number;
     /** Each changed asset's latest change: what this context wrote at that change is not read back. */
     const latest = new Map<string, number>();
-    const changes = this.reconcile ? undefined : await changesSince(this.ctx, this.seq);
+    const changes = this.reconcile ? this.heardFromTheStart() : await changesSince(this.ctx, this.seq);
     if (changes === undefined) {
       // Compare every asset with its vectors (by `updated`). The change log, read in the same transaction,
       // holds every change after its oldest entry: an asset whose latest entry there this context wrote
@@ -333,6 +335,18 @@ export class VectorIndex {
     if (!(await this.apply([...todo], [...gone], seq, latest))) return false;
     this.reconcile = false;
     return true;
+  }
+
+  /**
+   * The changes to apply instead of a reconcile, when there is nothing stored to compare with and this
+   * context heard every change of a library that began empty, while a write of its own is under way: the
+   * reconcile's read of every asset and of the change log waited behind that write (a first import into an
+   * empty library, 3-4 s in Chromium before the vectors began to follow it).
+   */
+  private heardFromTheStart(): ChangeEvent[] | undefined {
+    if (this.entries.size > 0 || this.stale.size > 0 || this.seq !== 0) return undefined;
+    if (!this.ctx.heard.writing || !beganEmpty(this.ctx.store)) return undefined;
+    return this.ctx.heard.fromTheStart();
   }
 
   /**
