@@ -48,6 +48,21 @@ describe('the change events a context heard (feed/heard.ts)', () => {
     expect(heard.since(5)).toHaveLength(10_000);
   });
 
+  it('answers every change from the first only when seq 1 on was heard without a gap', () => {
+    const feed = new MemoryFeed();
+    const heard = new HeardChanges(feed);
+    // Nothing heard: no history at all, not an empty one.
+    expect(heard.fromTheStart()).toBeUndefined();
+    feed.publish([event(1), event(2)]);
+    expect(heard.fromTheStart()!.map((e) => e.seq)).toEqual([1, 2]);
+    feed.publish([event(4)]);
+    expect(heard.fromTheStart()).toBeUndefined();
+    const late = new HeardChanges(feed);
+    feed.publish([event(5)]);
+    expect(late.fromTheStart()).toBeUndefined();
+    expect(late.since(4)).toEqual([event(5)]);
+  });
+
   it('says a write is under way until it settles, failed or not', async () => {
     const heard = new HeardChanges(new MemoryFeed());
     let end!: () => void;
