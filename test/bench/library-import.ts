@@ -5,6 +5,8 @@
 import type { JSHandle, Page } from 'playwright-core';
 
 const IMPORT_BATCH = 1000;
+/** The requests an import of `count` seeds is sent in. */
+export const importRequests = (count: number) => Math.ceil(count / IMPORT_BATCH);
 const IMPORTS_IN_FLIGHT = 3;
 
 /**
@@ -73,6 +75,18 @@ export function waitForSnapshot(page: Page, timeoutMs: number): Promise<number |
  */
 export function timeStoreRead(page: Page, stores: readonly string[], rounds = 2): Promise<number> {
   return withPageIdb(page, (db) => page.evaluate(pageTimeStoreRead, { db, stores: [...stores], rounds }));
+}
+
+/**
+ * The import's floor in this browser: the page writes the records of `stores` that the worker's import
+ * stored (read back from its IndexedDB) into a fresh database of the same schema (object stores and their
+ * indexes), in as many transactions as the import had requests (`requests`), each with an equal share of
+ * every store's records, one after another (IndexedDB runs writes on the same stores one at a time, as it
+ * ran the import's). No Tessera code runs: what is left is IndexedDB's own cost of those records. Answers
+ * the ms it took and how many records it wrote.
+ */
+export function timeStoreWrite(page: Page, stores: readonly string[], requests: number): Promise<{ ms: number; records: number }> {
+  return withPageIdb(page, (db) => page.evaluate(pageTimeStoreWrite, { db, stores: [...stores], requests }));
 }
 
 // Page-side functions: serialised into the page, so self-contained.
@@ -144,5 +158,53 @@ function pageTimeStoreRead({ db, stores, rounds }: { db: IDBDatabase; stores: st
       best = Math.min(best, performance.now() - t0);
     }
     return best;
+  })();
+}
+
+function pageTimeStoreWrite({ db, stores, requests }: { db: IDBDatabase; stores: string[]; requests: number }): Promise<{ ms: number; records: number }> {
+  return (async () => {
+    const done = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const ended = (tx: IDBTransaction) =>
+      new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = tx.onabort = () => reject(tx.error);
+      });
+    const source = db.transaction(stores);
+    const records = await Promise.all(stores.map((store) => done(source.objectStore(store).getAll())));
+    const schema = stores.map((name) => {
+      const store = source.objectStore(name);
+      const indexes = [...store.indexNames].map((index) => {
+        const { keyPath, unique, multiEntry } = store.index(index);
+        return { index, keyPath, unique, multiEntry };
+      });
+      return { name, keyPath: store.keyPath, autoIncrement: store.autoIncrement, indexes };
+    });
+    const name = `tessera-bench-write-floor-${Math.random().toString(36).slice(2)}`;
+    const opening = indexedDB.open(name, 1);
+    opening.onupgradeneeded = () => {
+      for (const { name: storeName, keyPath, autoIncrement, indexes } of schema) {
+        const store = opening.result.createObjectStore(storeName, { keyPath, autoIncrement });
+        for (const { index, keyPath: indexPath, unique, multiEntry } of indexes) store.createIndex(index, indexPath, { unique, multiEntry });
+      }
+    };
+    const floor = await done(opening);
+    const t0 = performance.now();
+    for (let k = 0; k < requests; k++) {
+      const tx = floor.transaction(stores, 'readwrite');
+      stores.forEach((store, i) => {
+        const list = records[i]!;
+        const share = Math.ceil(list.length / requests);
+        for (const record of list.slice(k * share, (k + 1) * share)) tx.objectStore(store).put(record);
+      });
+      await ended(tx);
+    }
+    const ms = performance.now() - t0;
+    floor.close();
+    await done(indexedDB.deleteDatabase(name));
+    return { ms, records: records.reduce((n, list) => n + list.length, 0) };
   })();
 }

@@ -172,6 +172,7 @@ export function searchSection(search: SearchBenchResult | undefined): string | u
   const pair = (s: LatencyStats) => `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} (n=${num(s.n)})`;
   const rows: string[][] = [
     ['`POST /assets/import`, 1,000 seeds a request, 3 in flight', ...per((s) => `${sec(s.importSeconds)}, ${num(s.importPerSecond)} assets/s`)],
+    ['… the page writing the records it stored to a fresh IndexedDB itself, in as many transactions (no Tessera code: the floor under it); with the vectors the worker stored as it followed', ...per((s) => (s.writeFloor ? `${num(s.writeFloor.perSecond)} assets/s (${num(s.writeFloor.records)} records); ${num(s.writeFloor.withVectors.perSecond)} assets/s (${num(s.writeFloor.withVectors.records)})` : 'n/a'))],
     ['first search after the import (the worker\'s index followed it), no snapshot saved yet', ...per((s) => `${time(s.firstSearchMs)} (loading the index ${time(s.firstSearchLoadMs)})`)],
     ['first search with no snapshot (worker stopped, saved index deleted)', ...per((s) => `${time(s.noSnapshot.firstSearchMs)} (building the index ${time(s.noSnapshot.loadMs)})`)],
     ['… the page reading the records the index is built from (one transaction, nothing else: the bound under it)', ...per((s) => (s.noSnapshot.storeReadMs === undefined ? 'n/a' : time(s.noSnapshot.storeReadMs)))],

@@ -29,7 +29,8 @@ import { basename } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { measureFirstRelevance, measureRelevanceLatency, type FirstRelevance, type RelevanceLatency } from './relevance.ts';
 import { DOCUMENT_SCOPE } from '../../worker/core/search/documents.ts';
-import { deleteSearchSnapshot, importSeeds, timeStoreRead, waitForSnapshot } from './library-import.ts';
+import { STORE_ASSET_SCOPE } from '../../worker/core/assets/create.ts';
+import { deleteSearchSnapshot, importRequests, importSeeds, timeStoreRead, timeStoreWrite, waitForSnapshot } from './library-import.ts';
 import { seedBody } from './create-snippets.ts';
 import { SnippetGen } from './library-snippets.ts';
 import { argValue, runSectionAlone } from './server.ts';
@@ -67,6 +68,13 @@ export interface SearchSizeResult {
    */
   editStalls?: { longestMs: number[]; savedInWindow: boolean[] };
   snapshotSavedAfterMs: number | null;
+  /**
+   * At 10,000 only, after the worker-stop figures (the worker idle): the page writing the records the import
+   * stored into a fresh IndexedDB itself, in as many transactions (library-import.ts `timeStoreWrite`),
+   * the import's floor in this browser; and the same with the vector records the worker stored as it
+   * followed the import (absent before 2026-12-02).
+   */
+  writeFloor?: { perSecond: number; records: number; withVectors: { perSecond: number; records: number } };
   /** Time in the worker: query analysis and ranking (Server-Timing `rank`). */
   index: Stats;
   /** Page fetch until the body is read. */
@@ -110,6 +118,8 @@ export interface SearchBenchOptions {
 }
 
 const WARMUP = 20;
+/** The collections an import writes (assets/import.ts: its commit's scope). */
+const IMPORT_WRITES = [...STORE_ASSET_SCOPE, 'changes', 'meta'] as const;
 /**
  * The share of snippets that carry tags, in libraries of up to 10,000 (none in bigger ones, as in the
  * figures so far). Linking once rewrote the tag's list of every asset, so tagged imports slowed as the
@@ -229,6 +239,15 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         log(line('    of which reading the results', result.coldStart.assets));
         log(line('  worker stopped -> GET /api/__echo (no app)', result.coldStart.echo));
         if (unconfirmed) log(`    note: ${unconfirmed} stop(s) not confirmed by CDP`);
+        const written = [...IMPORT_WRITES];
+        const alone = await timeStoreWrite(page, written, importRequests(size));
+        const withVectors = await timeStoreWrite(page, [...written, 'snippets'], importRequests(size));
+        const rate = (w: { ms: number }) => Math.round(size / (w.ms / 1000));
+        result.writeFloor = { perSecond: rate(alone), records: alone.records, withVectors: { perSecond: rate(withVectors), records: withVectors.records } };
+        log(
+          `  the import's floor: the page writing the records it stored (${alone.records.toLocaleString('en')}) to a fresh IndexedDB itself, in as many transactions: ${rate(alone)} assets/s ` +
+            `(the import ${round(result.importPerSecond / rate(alone))}× that); with the vectors the worker stored (${withVectors.records.toLocaleString('en')} records): ${rate(withVectors)} assets/s (the import ${round(result.importPerSecond / rate(withVectors))}×)`,
+        );
       }
       out.push(result);
       await options.onLibrary?.({ page, size, query: () => gen.query() });

@@ -59,6 +59,30 @@ describe('docs/performance.md from the bench results', () => {
     expect(uncachedRpcBoundText({} as never)).toBe('');
   });
 
+  it("sets the import beside its floor, the page's own IndexedDB writes of the same records, and leaves it out of runs that did not measure it", () => {
+    const size = (writeFloor?: object) => ({
+      assets: 10_000,
+      importSeconds: 25,
+      importPerSecond: 400,
+      firstSearchMs: 300,
+      firstSearchLoadMs: 0,
+      noSnapshot: { firstSearchMs: 1500, loadMs: 1400 },
+      snapshotSavedAfterMs: 5000,
+      index: stat(1, 2, 200),
+      endToEnd: stat(40, 60, 200),
+      assetsRead: stat(25, 40, 200),
+      meanResults: 50,
+      ...(writeFloor ? { writeFloor } : {}),
+    });
+    const search = (writeFloor?: object) => ({ sizes: [size(writeFloor)], targets: { indexP95At10k: 5, coldFirstAnswerAt10k: 150, importPerSecond: 2000 } }) as never;
+    const measured = renderFigures({ search: search({ perSecond: 500, records: 42_888, withVectors: { perSecond: 223, records: 52_888 } }) });
+    expect(measured).toContain('400 assets/s (the page writing the records the import of 10,000 stored to a fresh IndexedDB itself, in as many transactions: 500 assets/s, with the vectors the worker stored 223 assets/s)');
+    expect(measured).toMatch(/\| … the page writing the records it stored to a fresh IndexedDB itself[^|]*\| 500 assets\/s \(42,888 records\); 223 assets\/s \(52,888\) \|/);
+    const older = renderFigures({ search: search() });
+    expect(older).toContain('| 400 assets/s | 1 |');
+    expect(older).toMatch(/\| … the page writing the records it stored[^|]*\| n\/a \|/);
+  });
+
   it('keeps every section heading, saying when the run did not measure it', () => {
     const md = renderFigures({});
     for (const title of ['The run', 'Headline figures', 'Sizes of the build', 'Worker start', 'Search', 'Relevance', 'The app', 'Backup and restore', 'The Node host beside the browser', 'Quality on CoSQA', 'Language detection']) {
