@@ -4,9 +4,9 @@
  * a fresh database, random UUID keys (as Tessera's ids), 1,000 puts a transaction (as an import's request),
  * typed-array values (as the vectors) and strings (as the texts); puts a second and MB a second.
  *
- * On Chromium 150 on 2026-12-02 a put of a few hundred bytes to a few KB cost about 0.15 ms plus about
- * 0.7 µs a byte, while a value past about 64 KB (which Chromium keeps as a blob beside the database) was
- * written at 150-200 MB/s: docs/performance.md "What the import is bound by".
+ * A put costs about the same from 100 B to a few KB, while a value past about 64 KB (which Chromium keeps
+ * as a blob beside the database) is written by the byte: docs/performance.md "What the import is bound by"
+ * has the figures of Chromium 150 and 156.
  *
  *   npx vite build --outDir /tmp/tessera-bench-dist
  *   npx esbuild test/bench/idb-put-cost.ts --bundle --platform=node --format=esm --packages=external --outfile=.bench/idb-put-cost.mjs

@@ -30,6 +30,7 @@ import type { Browser, Page } from 'playwright-core';
 import { measureFirstRelevance, measureRelevanceLatency, type FirstRelevance, type RelevanceLatency } from './relevance.ts';
 import { DOCUMENT_SCOPE } from '../../worker/core/search/documents.ts';
 import { STORE_ASSET_SCOPE } from '../../worker/core/assets/create.ts';
+import { LOG_SCOPE } from '../../worker/core/feed/commit.ts';
 import { deleteSearchSnapshot, importRequests, importSeeds, timeStoreRead, timeStoreWrite, waitForSnapshot } from './library-import.ts';
 import { seedBody } from './create-snippets.ts';
 import { SnippetGen } from './library-snippets.ts';
@@ -118,8 +119,8 @@ export interface SearchBenchOptions {
 }
 
 const WARMUP = 20;
-/** The collections an import writes (assets/import.ts: its commit's scope). */
-const IMPORT_WRITES = [...STORE_ASSET_SCOPE, 'changes', 'meta'] as const;
+/** The collections an import writes: its commit's scope (assets/import.ts) and the change log commit adds. */
+const IMPORT_WRITES = [...STORE_ASSET_SCOPE, ...LOG_SCOPE];
 /**
  * The share of snippets that carry tags, in libraries of up to 10,000 (none in bigger ones, as in the
  * figures so far). Linking once rewrote the tag's list of every asset, so tagged imports slowed as the
@@ -239,9 +240,8 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         log(line('    of which reading the results', result.coldStart.assets));
         log(line('  worker stopped -> GET /api/__echo (no app)', result.coldStart.echo));
         if (unconfirmed) log(`    note: ${unconfirmed} stop(s) not confirmed by CDP`);
-        const written = [...IMPORT_WRITES];
-        const alone = await timeStoreWrite(page, written, importRequests(size));
-        const withVectors = await timeStoreWrite(page, [...written, 'snippets'], importRequests(size));
+        const alone = await timeStoreWrite(page, IMPORT_WRITES, importRequests(size));
+        const withVectors = await timeStoreWrite(page, [...IMPORT_WRITES, 'snippets'], importRequests(size));
         const rate = (w: { ms: number }) => Math.round(size / (w.ms / 1000));
         result.writeFloor = { perSecond: rate(alone), records: alone.records, withVectors: { perSecond: rate(withVectors), records: withVectors.records } };
         log(

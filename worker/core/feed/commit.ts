@@ -36,7 +36,7 @@ export const CHANGE_LOG_SIZE = 10_000;
 export const changeKey = (seq: number) => String(seq).padStart(16, '0');
 
 /** What commit adds to every write's scope: the change log and its seq (in `meta`). */
-const LOG_SCOPE = ['changes', 'meta'] as const satisfies readonly CollectionName[];
+export const LOG_SCOPE = ['changes', 'meta'] as const satisfies readonly CollectionName[];
 
 /**
  * Runs one write as one transaction, numbers its changes and appends them to the change log inside
