@@ -93,10 +93,17 @@ test('a worker stopped right after a write: the next relevance call finds the ne
       new Promise<{ id: string; embedder: string; dims: number }[]>((resolve, reject) => {
         const open = indexedDB.open('tessera');
         open.onerror = () => reject(open.error);
+        // The snapshot and the chunks after it (vector-chunks.ts), in key order: each names its assets'
+        // embedder and dimensions. Nothing is in the `snippets` collection but a restore's records.
         open.onsuccess = () => {
-          const get = open.result.transaction('snippets').objectStore('snippets').getAll();
+          const get = open.result.transaction('indexes').objectStore('indexes').getAll(IDBKeyRange.bound('vectors.snapshot', 'vectors~\uffff'));
           get.onsuccess = () => {
-            resolve(get.result.map((r: { id: string; embedder: string; snippets: { vector: Float32Array }[] }) => ({ id: r.id, embedder: r.embedder, dims: r.snippets[0]!.vector.length })));
+            const byId = new Map<string, { id: string; embedder: string; dims: number }>();
+            for (const { data } of get.result as { data: { ids: string[]; embedder: string; dims: number; gone?: string[] } }[]) {
+              for (const id of data.ids) byId.set(id, { id, embedder: data.embedder, dims: data.dims });
+              for (const id of data.gone ?? []) byId.delete(id);
+            }
+            resolve([...byId.values()]);
             open.result.close();
           };
         };

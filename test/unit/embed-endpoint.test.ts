@@ -6,6 +6,7 @@ import { HashingEmbedder } from '../../worker/core/embed/hashing.ts';
 import { chatServersPerTest, EMBEDDING_DIMENSIONS, startChatServer, type ChatServer, type ChatServerMode } from '../support/chat-server.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
+import { storedVectorsOf } from '../../worker/core/qgpt/vectors/stored-vectors.ts';
 
 const standIn = chatServersPerTest(afterEach);
 const HASHING = new HashingEmbedder().id;
@@ -39,8 +40,8 @@ const firstAsset = async (api: TestApi, query: string) => {
   expect(reply.status).toBe(200);
   return reply.json().relevant.iterable[0]?.asset?.id as string | undefined;
 };
-/** The embedder ids of the stored snippet vectors, one per asset. */
-const storedEmbedders = async (api: TestApi) => (await api.store.read((tx) => tx.getAll('snippets'), ['snippets'])).map((r) => r.embedder);
+/** The embedder ids of the snippet vectors a start with the active embedder finds stored, one per asset. */
+const storedEmbedders = async (api: TestApi) => [...(await storedVectorsOf(api.store, (await api.get('/embeddings')).json().id)).values()].map((r) => r.embedder);
 const embeddingRequests = (server: ChatServer) => server.requests.filter((r) => r.path === '/v1/embeddings');
 const endpointId = (server: ChatServer) => `endpoint:code-embed@${server.url}`;
 

@@ -10,6 +10,7 @@ import { testClassifier } from '../support/classifier.ts';
 import { dumpStore } from '../support/dump.ts';
 import { CSV_SNIPPET, RETRY_SNIPPET, YAML_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi, type TestApi } from '../support/test-api.ts';
+import { storedVectorsOf } from '../../worker/core/qgpt/vectors/stored-vectors.ts';
 
 const NOTES = 'Deployment notes: roll back with the previous image tag when the health check fails.';
 
@@ -223,7 +224,7 @@ describe('snippet vectors', () => {
     expect(reply.status).toBe(200);
     // Each of the 4 assets is one snippet, each embedded once, and the query: nothing twice.
     expect(calls.reduce((a, b) => a + b, 0)).toBe(4 + 1);
-    const records = await store.read((tx) => tx.getAll('snippets'));
+    const records = [...(await storedVectorsOf(store, 'other-256')).values()];
     expect(records.map((r) => r.embedder)).toEqual(Array(4).fill('other-256'));
     expect(records.every((r) => r.snippets.every((s) => s.vector.length === 256))).toBe(true);
     expect((await second.get('/embeddings/library')).json().embedded).toBe(4);
@@ -280,7 +281,9 @@ describe('snippet vectors', () => {
     });
     const reply = await api.post('/qgpt/relevance', { query: 'write csv rows', options: { database: true } });
     expect(reply.json().relevant.iterable[0].asset.id).toBe(kept);
-    const records = await api.store.read((tx) => tx.getAll('snippets'));
+    // Both old records are gone from the collection; the vectors made anew are stored in a chunk.
+    expect(await api.store.read((tx) => tx.getAll('snippets'))).toEqual([]);
+    const records = [...(await storedVectorsOf(api.store, 'hashing-v3-1024')).values()];
     expect(records.map((r) => r.id)).toEqual([kept]);
     expect(records[0]!.snippets[0]!.vector).toBeInstanceOf(Int8Array);
     expect(records[0]!.snippets[0]!.scale).toBeGreaterThan(0);

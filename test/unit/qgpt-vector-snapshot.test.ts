@@ -174,7 +174,7 @@ describe('the vector snapshot', () => {
     expect(current).toHaveBeenCalledTimes(2);
   });
 
-  it('is not used when the change log no longer reaches back to it, nor by another embedder', async () => {
+  it('when the change log no longer reaches back to it, is compared with the whole library; not used by another embedder', async () => {
     const embedder = new HashingEmbedder();
     const first = await createTestApi({ embedder });
     await first.create(fragmentSeed(YAML_SNIPPET));
@@ -186,9 +186,12 @@ describe('the vector snapshot', () => {
       await tx.put('indexes', { ...snapshot, seq: -1_000_000 });
     });
     const reads: StoreReads = { whole: [], one: [] };
-    const second = await createTestApi({ store: watchedStore(first.store, reads) });
+    const texts: string[] = [];
+    const second = await createTestApi({ store: watchedStore(first.store, reads), embedder: countingEmbedder(texts) });
     expect((await ask(second, 'read a yaml config')).relevant.iterable).toHaveLength(1);
-    expect(reads.whole).toContain('snippets');
+    // Every asset compared with its vectors (by `updated`): the snapshot's still stand, nothing embedded but the query.
+    expect(reads.whole).toContain('assets');
+    expect(texts).toEqual(['read a yaml config']);
 
     const embedded: string[] = [];
     const other: Embedder = { id: 'other-64', dimensions: 64, embed: async (texts) => (embedded.push(...texts), new HashingEmbedder({ dimensions: 64 }).embed(texts)) };

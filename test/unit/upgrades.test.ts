@@ -14,6 +14,7 @@ import { LATEST_VERSION } from '../support/legacy-schema.ts';
 import { SCHEMA_HISTORY, createLegacyDatabase, legacyRecords, sampleLibrary, type SampleLibrary } from '../support/legacy-stores.ts';
 import { PYTHON_SNIPPET, fragmentSeed } from '../support/seeds.ts';
 import { createTestApi } from '../support/test-api.ts';
+import { storedVectorsOf } from '../../worker/core/qgpt/vectors/stored-vectors.ts';
 import { MemoryStore } from '../../worker/core/store/memory-store.ts';
 
 /** The sample library before question answering (versions 1-3) and with it (4 on). */
@@ -75,8 +76,8 @@ describe.each(cases)('a store written at $title', ({ version }) => {
     // Relevance works, over vectors made anew (older ones of another format are not read as today's).
     const relevance = await api.post('/qgpt/relevance', { query: 'parse command line flags', options: { database: true } });
     expect(relevance.status).toBe(200);
-    const snippets = await store.read((tx) => tx.getAll('snippets'), ['snippets']);
-    expect(snippets.length).toBe(ids.length);
+    const snippets = [...(await storedVectorsOf(store, (await api.get('/embeddings')).json().id)).values()];
+    expect(snippets.map((s) => s.id).sort()).toEqual(ids);
     for (const s of snippets) for (const v of s.snippets) expect(v.vector).toBeInstanceOf(Int8Array);
     // The identifiers stream starts from the store as it is.
     const snapshot = (await api.get('/assets/stream/identifiers')).json();

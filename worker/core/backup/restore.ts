@@ -24,7 +24,7 @@ import type { ServiceContext } from '../deps.ts';
 import { commit, type ChangeLog } from '../feed/commit.ts';
 import { lazySchema } from '../model/lazy-schema.ts';
 import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
-import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
+import { VECTORS_VERSION } from '../qgpt/vectors/stored-vectors.ts';
 import { LinkTable, linkId, linkRecord, takePositions } from '../links/link-records.ts';
 import type { AssetRecord, AssetWithLinks, CollectionName, Collections, LinkRecord, LinkedKind, WithAssets } from '../store/records.ts';
 import type { WriteTx } from '../store/store.ts';

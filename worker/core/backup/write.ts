@@ -3,16 +3,18 @@
  * Each collection is read in bounded batches (`getRange`, one read transaction a batch), so a large
  * library is never in memory at once: one batch of records and its lines at a time. Each record of a
  * batch gets its links as the file lists them (id arrays), read through the `links` indexes in the
- * batch's transaction.
+ * batch's transaction. The vectors are the vector index's, one record per asset as the file has them:
+ * they are stored in chunks (qgpt/vectors/vector-chunks.ts), not a record each.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { ServiceContext } from '../deps.ts';
 import { readSeq } from '../feed/commit.ts';
 import { SETTINGS_ID } from '../qgpt/answer/chat-settings.ts';
-import { VECTORS_VERSION } from '../qgpt/vectors/snippet-vectors.ts';
+import { vectorIndexFor } from '../qgpt/vectors/snippet-vectors.ts';
+import { VECTORS_VERSION } from '../qgpt/vectors/stored-vectors.ts';
 import { withAssets, withLinks } from '../links/link-records.ts';
-import { LINKED_KINDS, type AssetRecord, type CollectionName, type Collections, type LinkedKind } from '../store/records.ts';
+import { LINKED_KINDS, type AssetRecord, type CollectionName, type Collections, type LinkedKind, type SnippetRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
 import {
   BACKUP_FORMAT,
@@ -66,8 +68,19 @@ export async function* backupChunks(ctx: ServiceContext): AsyncGenerator<Uint8Ar
     return bytes;
   };
 
-  yield hashed(`${JSON.stringify(await header(ctx))}\n`);
+  // Every committed asset embedded (the records are replaced, never changed, so the list stays as taken).
+  const vectors = [...(await vectorIndexFor(ctx).current()).entries.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  yield hashed(`${JSON.stringify(await header(ctx, vectors))}\n`);
   for (const store of BACKUP_STORES) {
+    if (store === 'snippets') {
+      const size = BATCH.snippets!;
+      for (let i = 0; i < vectors.length; i += size) {
+        const batch = vectors.slice(i, i + size);
+        counts.snippets += batch.length;
+        yield hashed(batch.map((record) => line('snippets', record)).join(''));
+      }
+      continue;
+    }
     if (store === 'settings') {
       const settings = await readSettings(ctx);
       if (settings) {
@@ -102,8 +115,8 @@ function line<S extends BackupStore>(store: S, record: BackupRecords[S]): string
   return `${JSON.stringify({ store, record: encodeRecord(store, record) })}\n`;
 }
 
-async function header(ctx: ServiceContext): Promise<BackupHeader> {
-  const collections = BACKUP_STORES.filter((s) => s !== 'settings') as CollectionName[];
+async function header(ctx: ServiceContext, vectors: readonly SnippetRecord[]): Promise<BackupHeader> {
+  const collections = BACKUP_STORES.filter((s) => s !== 'settings' && s !== 'snippets') as CollectionName[];
   const { seq, sizes, settings } = await ctx.store.read(
     async (tx) => ({
       seq: await readSeq(tx),
@@ -115,6 +128,7 @@ async function header(ctx: ServiceContext): Promise<BackupHeader> {
   const counts = emptyCounts();
   collections.forEach((c, i) => (counts[c as BackupStore] = sizes[i]!));
   counts.settings = settings ? 1 : 0;
+  counts.snippets = vectors.length;
   return { format: BACKUP_FORMAT, version: BACKUP_VERSION, created: ctx.now().toISOString(), seq, vectors: VECTORS_VERSION, counts };
 }
 

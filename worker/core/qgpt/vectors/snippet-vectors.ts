@@ -2,10 +2,11 @@
  * The library's snippets and their vectors, kept in step with the assets (design decision 8).
  *
  * - Each asset's text is split into snippets (snippets.ts) and every snippet embedded by the active
- *   embedder; the result is one SnippetRecord per asset in the `snippets` collection, written in its own
- *   transaction after the asset's write committed (an asset write never waits for embedding).
+ *   embedder, giving one SnippetRecord per asset. Each save stores the records it made as one chunk
+ *   (vector-chunks.ts), in its own transaction after the assets' writes committed (an asset write never
+ *   waits for embedding).
  * - `current()` answers with every committed asset embedded: it applies the change-log entries after the
- *   seq it last saved (kept in `indexes`, record `vectors`), embedding what is still pending, so a relevance
+ *   seq it last saved (its last chunk's), embedding what is still pending, so a relevance
  *   call never misses a committed asset, even one written just before the worker stopped. When the log no
  *   longer reaches back, or the active embedder differs from the one that made the stored vectors, it
  *   reconciles the whole library instead (re-embedding everything after an embedder change).
@@ -17,7 +18,8 @@
  *   a read of its text, not an embedding.
  * - `progress` says how far an embedding run is (`GET /api/embeddings` shows it).
  * - A moment after the vectors change, every vector is saved as one snapshot (vector-snapshot.ts), which
- *   the next worker loads instead of every `snippets` record, then catching up from the snapshot's seq.
+ *   replaces the chunks before it. The next worker loads the snapshot and the chunks after it, then catches
+ *   up from the last one's seq.
  */
 import type { ServiceContext } from '../../deps.ts';
 import { changesSince, loggedChanges, readSeq } from '../../feed/commit.ts';
@@ -25,20 +27,19 @@ import type { ChangeEvent } from '../../feed/feed.ts';
 import { beganEmpty } from '../../assets/half-deleted.ts';
 import { contentText, type DocumentParts } from '../../search/documents.ts';
 import type { ClassificationSpecificEnum } from '../../model/schemas.ts';
-import type { AssetRecord, IndexRecord, SnippetRecord } from '../../store/records.ts';
+import type { AssetRecord, SnippetRecord } from '../../store/records.ts';
 import type { ReadTx } from '../../store/store.ts';
 import { embedTagged } from '../../embed/embedder.ts';
 import { fnv1a } from '../../embed/hashing.ts';
 import { splitSnippets } from './snippets.ts';
 import { quantize, VectorMatrix } from './vector-matrix.ts';
-import { restoreVectorSnapshot, vectorSnapshotSteps, VECTOR_SNAPSHOT_ID, type VectorSnapshot } from './vector-snapshot.ts';
+import { vectorSnapshotSteps } from './vector-snapshot.ts';
+import { RECORDS_BASE, vectorChunk } from './vector-chunks.ts';
+import { loadVectors, readStoredVectors, VECTORS_VERSION, type StoredVectors } from './stored-vectors.ts';
 import { BACKGROUND_SLICE_MS, finishInSlices, unref } from '../../timers.ts';
 import { NEVER_SAVED, snapshotWait, type LastSave } from '../../snapshot-pacing.ts';
 import { exclusive } from '../../exclusive.ts';
 
-export const VECTORS_STATE_ID = 'vectors';
-/** Bump when snippet splitting or what is embedded changes: stored vectors are then redone. */
-export const VECTORS_VERSION = 2;
 /** Assets read, embedded and written per transaction. */
 const CHUNK = 1000;
 /** The same for assets handed over by this context's commits, which are not read. */
@@ -102,6 +103,14 @@ export class VectorIndex {
   private following = false;
   /** The seq of the snapshot stored (loaded or written), -1 when none is known. */
   private snapshotSeq = -1;
+  /** The chain position of `entries` (vector-chunks.ts): the last chunk saved or loaded, or the base. */
+  private head = RECORDS_BASE;
+  /** The chunks on the chain since the stored snapshot, which the next snapshot covers and deletes. */
+  private chain: string[] = [];
+  /** The chunks off the chain seen at the load, deleted by the next snapshot. */
+  private strays: string[] = [];
+  /** Ids known to have a record in the `snippets` collection: deleted when this index takes them in or forgets them. */
+  private legacy = new Set<string>();
 
   constructor(private ctx: ServiceContext) {
     ctx.feed.subscribe(() => {
@@ -147,7 +156,7 @@ export class VectorIndex {
     const embedder = await this.exclusive(async () => {
       // A first load reads the stored vectors while the embedder is chosen, not after: the choice probes
       // the origin for model files (a round trip to it at every worker start), the read is megabytes.
-      let stored = this.loaded ? undefined : this.readStored();
+      let stored = this.loaded ? undefined : readStoredVectors(this.ctx.store);
       stored?.catch(() => undefined); // a failed read is made again by load()
       await this.ctx.embedder.ready?.();
       // A second round when the active embedder changed while catching up (an endpoint failed): the
@@ -159,8 +168,13 @@ export class VectorIndex {
       }
       return this.embedderId;
     });
-    if (this.snapshotSeq !== this.seq) this.scheduleSnapshot();
+    if (this.snapshotBehind) this.scheduleSnapshot();
     return embedder;
+  }
+
+  /** Whether the stored snapshot is older than the vectors (chunks were saved after it). */
+  private get snapshotBehind(): boolean {
+    return this.snapshotSeq !== this.seq || this.chain.length > 0;
   }
 
   get progress(): EmbeddingProgress {
@@ -201,15 +215,20 @@ export class VectorIndex {
       // the thread for about 0.9 s).
       const taken = await this.exclusive(async () => {
         // Only a complete picture: every stored record of this embedder is in `entries`.
-        if (!this.loaded || this.reconcile || this.stale.size > 0 || this.snapshotSeq === this.seq) return undefined;
+        if (!this.loaded || this.reconcile || this.stale.size > 0 || !this.snapshotBehind) return undefined;
         const args = { embedder: this.embedderId, seq: this.seq, version: VECTORS_VERSION, saved: this.ctx.now().toISOString() };
-        return vectorSnapshotSteps([...this.entries.values()], args);
+        return { steps: vectorSnapshotSteps([...this.entries.values()], args), head: this.head, covered: new Set([...this.chain, ...this.strays]) };
       });
       if (!taken) return;
       const t0 = performance.now();
-      const record = await finishInSlices(taken, BACKGROUND_SLICE_MS);
-      await this.ctx.store.write((tx) => tx.put('indexes', record), ['indexes']);
+      const record = await finishInSlices(taken.steps, BACKGROUND_SLICE_MS);
+      record.data.head = taken.head;
+      // The chunks it covers go in the same transaction: a load finds either them or the snapshot.
+      await this.ctx.store.write((tx) => Promise.all([tx.put('indexes', record), ...[...taken.covered].map((id) => tx.delete('indexes', id))]), ['indexes']);
       this.snapshotSeq = record.seq;
+      // Chunks saved while it was made follow it: their chain starts at its head.
+      this.chain = this.chain.filter((id) => !taken.covered.has(id));
+      this.strays = this.strays.filter((id) => !taken.covered.has(id));
       this.lastSave = { ms: performance.now() - t0, end: performance.now() };
     });
   }
@@ -236,64 +255,28 @@ export class VectorIndex {
     );
   }
 
-  /** The stored state and snapshot of the vectors, read together. */
-  private readStored(): Promise<StoredVectors> {
-    return this.ctx.store.read(
-      (tx) => Promise.all([tx.get('indexes', VECTORS_STATE_ID), tx.get('indexes', VECTOR_SNAPSHOT_ID) as Promise<VectorSnapshot | undefined>]),
-      ['indexes'],
-    );
-  }
-
   /**
-   * From the snapshot when there is a usable one (then `catchUp` applies what changed after it), else from
-   * every record. `stored`: the state and snapshot already asked for (read again if that read failed).
+   * The stored vectors (stored-vectors.ts); `catchUp` then applies what changed after them (comparing the
+   * whole library when the change log no longer reaches back). `stored`: the snapshot and chunks already
+   * asked for (read again if that read failed).
    */
   private async load(stored?: Promise<StoredVectors>): Promise<void> {
     this.embedderId = this.ctx.embedder.id;
     this.entries.clear();
     this.dropMatrix();
-    const [state, snapshot] = await (stored ?? this.readStored()).catch(() => this.readStored());
-    if (
-      this.usableState(state) &&
-      snapshot?.version === VECTORS_VERSION &&
-      snapshot.data.embedder === this.embedderId &&
-      snapshot.seq <= state!.seq &&
-      // The change log still reaches back to it: what changed since is known.
-      (await changesSince(this.ctx, snapshot.seq)) !== undefined
-    ) {
-      const { records, matrix } = restoreVectorSnapshot(snapshot.data);
-      for (const record of records) this.entries.set(record.id, record);
-      this.matrix = matrix;
-      this.stale = new Set();
-      this.seq = snapshot.seq;
-      this.snapshotSeq = snapshot.seq;
-      this.storedVersionOk = true;
-      this.reconcile = false;
-      this.loaded = true;
-      return;
-    }
-    await this.loadRecords();
-  }
-
-  /** Whether the stored state is of this version and embedder; a missing state means we cannot know which changes were applied. */
-  private usableState(state: IndexRecord | undefined): boolean {
-    return state?.version === VECTORS_VERSION && (state.data as { embedder?: string } | undefined)?.embedder === this.embedderId;
-  }
-
-  private async loadRecords(): Promise<void> {
-    const [records, state] = await this.ctx.store.read(
-      (tx) => Promise.all([tx.getAll('snippets'), tx.get('indexes', VECTORS_STATE_ID)]),
-      ['snippets', 'indexes'],
-    );
-    // Records of another embedder, or of another format version (splitting, storage), are all redone.
-    const usable = this.usableState(state);
-    if (usable) for (const record of records) if (record.embedder === this.embedderId) this.entries.set(record.id, record);
-    this.stale = new Set(records.filter((r) => !this.entries.has(r.id)).map((r) => r.id));
-    this.seq = usable ? state!.seq : 0;
-    // No state at all: a library whose vectors came from a backup restore (which writes only vectors of
-    // this version), or none yet.
-    this.storedVersionOk = state === undefined || state.version === VECTORS_VERSION;
-    this.reconcile = this.stale.size > 0 || !usable;
+    const read = () => readStoredVectors(this.ctx.store);
+    const loaded = await loadVectors(this.ctx.store, this.embedderId, await (stored ?? read()).catch(read));
+    this.entries = loaded.entries;
+    this.matrix = loaded.matrix;
+    this.seq = loaded.seq;
+    if (loaded.snapshotSeq !== undefined) this.snapshotSeq = loaded.snapshotSeq;
+    this.head = loaded.head;
+    this.chain = loaded.chain;
+    this.strays = loaded.strays;
+    this.stale = loaded.stale;
+    this.legacy = loaded.legacy;
+    this.storedVersionOk = loaded.storedVersionOk;
+    this.reconcile = loaded.reconcile;
     this.loaded = true;
   }
 
@@ -358,7 +341,7 @@ export class VectorIndex {
     this.pending = todo.length;
     try {
       if (todo.length === 0) {
-        await this.save([], gone, seq);
+        await this.save([], gone, seq, [], true);
         return true;
       }
       // What this context wrote is not read back (feed/written.ts): those assets go in larger chunks, as a
@@ -385,6 +368,7 @@ export class VectorIndex {
         // export or link logs the asset as updated but changes no text), and those stored by this embedder
         // that are not in memory yet (a backup restore brought them in). Embedding again would give the same.
         const storedById = new Map(stored.map((r) => [r.id, r]));
+        for (const id of storedById.keys()) this.legacy.add(id);
         const current = (t: AssetText): SnippetRecord | undefined => {
           const entry = this.entries.get(t.asset.id);
           if (entry && madeFrom(entry, t)) return entry;
@@ -400,7 +384,7 @@ export class VectorIndex {
         if (embedder !== this.embedderId) return false;
         const last = i === chunks.length - 1;
         // Assets deleted since the change was logged have no text: their vectors go too.
-        await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq, reused);
+        await this.save(records, [...(i === 0 ? gone : []), ...ids.filter((id) => !found.has(id))], last ? seq : this.seq, reused, last);
         done += ids.length;
         this.pending = todo.length - done;
       }
@@ -411,19 +395,33 @@ export class VectorIndex {
     }
   }
 
-  /** Stores `records`, forgets `gone`, records `seq`; `reused` are stored already and only taken in. */
-  private async save(records: SnippetRecord[], gone: string[], seq: number, reused: SnippetRecord[] = []): Promise<void> {
+  /**
+   * Stores `records` and `reused` (those not in `entries` yet: taken in from the `snippets` collection) as
+   * one chunk, forgets `gone`, records `seq`. `final`: the last save of a catch-up, after which a reconcile
+   * under way is done.
+   */
+  private async save(records: SnippetRecord[], gone: string[], seq: number, reused: SnippetRecord[], final: boolean): Promise<void> {
+    const taken = [...records, ...reused];
+    const chunk = vectorChunk(taken, gone, {
+      after: this.head,
+      seq,
+      version: VECTORS_VERSION,
+      saved: this.ctx.now().toISOString(),
+      embedder: this.embedderId,
+      reconcile: this.reconcile && !final,
+      unique: this.ctx.newId(),
+    });
+    // The chunk stands for those assets now: their `snippets` records (a restore's, an older version's) go.
+    const superseded = [...taken.map((r) => r.id).filter((id) => this.legacy.has(id) || this.stale.has(id)), ...gone];
     await this.ctx.store.write(async (tx) => {
-      await Promise.all([
-        ...records.map((r) => tx.put('snippets', r)),
-        ...gone.map((id) => tx.delete('snippets', id)),
-        tx.put('indexes', { id: VECTORS_STATE_ID, version: VECTORS_VERSION, seq, saved: this.ctx.now().toISOString(), data: { embedder: this.embedderId } }),
-      ]);
+      await Promise.all([tx.put('indexes', chunk), ...superseded.map((id) => tx.delete('snippets', id))]);
     }, ['snippets', 'indexes']);
-    for (const r of [...records, ...reused]) this.entries.set(r.id, r);
+    for (const r of taken) this.entries.set(r.id, r);
     for (const id of gone) this.entries.delete(id);
-    for (const id of [...records.map((r) => r.id), ...reused.map((r) => r.id), ...gone]) this.stale.delete(id);
-    if (records.length > 0 || reused.length > 0 || gone.length > 0) this.dropMatrix();
+    for (const id of [...superseded, ...taken.map((r) => r.id)]) this.stale.delete(id), this.legacy.delete(id);
+    if (taken.length > 0 || gone.length > 0) this.dropMatrix();
+    this.head = chunk.id;
+    this.chain.push(chunk.id);
     this.seq = seq;
   }
 }
@@ -515,8 +513,6 @@ export async function libraryVectorsWithQuery(ctx: ServiceContext, text: string)
 }
 
 
-/** The vectors' stored state record and snapshot record (either may be missing). */
-type StoredVectors = [IndexRecord | undefined, VectorSnapshot | undefined];
 
 const indexes = new WeakMap<object, WeakMap<object, VectorIndex>>();
 

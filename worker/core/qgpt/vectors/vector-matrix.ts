@@ -16,7 +16,8 @@ export function quantize(v: Float32Array): { vector: Int8Array; scale: number } 
   if (max === 0) return { vector, scale: 0 };
   const k = 127 / max;
   for (let i = 0; i < v.length; i++) vector[i] = Math.round(v[i]! * k);
-  return { vector, scale: max / 127 };
+  // 32 bits, as the snapshot and the chunks store it: a record reads back equal to the one made.
+  return { vector, scale: Math.fround(max / 127) };
 }
 
 /** The dot product of a float query and a quantised vector (the cosine, for unit vectors). */

@@ -2,8 +2,8 @@
  * The vector index's snapshot: every snippet vector of the library in one record of the `indexes`
  * collection, so a worker that starts reads one large buffer instead of one record per asset (reading the
  * `snippets` collection whole, 10,000 records each holding a typed array, took about five times as long in
- * Chromium as one 10 MB buffer). Derived from the `snippets` records, which stay the truth: a snapshot
- * names the seq it was taken at, and whatever changed after it is read from those records.
+ * Chromium as one 10 MB buffer). The same form holds each chunk of vectors saved after it
+ * (vector-chunks.ts); a snapshot names the seq it was taken at and the chain position it covers.
  *
  * The vectors are stored as a bitmap of their non-zero components and those components' values when that
  * is smaller than the vectors end to end: the hashing embedder's have 220-320 non-zero of 1,024 (p50, CoSQA
@@ -40,7 +40,11 @@ export interface VectorSnapshotData {
 }
 
 export interface VectorSnapshot extends IndexRecord {
-  data: VectorSnapshotData;
+  /**
+   * `head`: the chain position the vectors were at (vector-chunks.ts): the chunks after it follow the
+   * snapshot. Absent in snapshots written before chunks, which no chunk follows.
+   */
+  data: VectorSnapshotData & { head?: string };
 }
 
 /** The snapshot of `records` (all of one embedder, vectors `dims` long) as applied up to `seq`. */
