@@ -85,8 +85,11 @@ export function timeStoreRead(page: Page, stores: readonly string[], rounds = 2)
  * ran the import's). No Tessera code runs: what is left is IndexedDB's own cost of those records. Answers
  * the ms it took and how many records it wrote.
  */
-export function timeStoreWrite(page: Page, stores: readonly string[], requests: number): Promise<{ ms: number; records: number }> {
-  return withPageIdb(page, (db) => page.evaluate(pageTimeStoreWrite, { db, stores: [...stores], requests }));
+/** A collection whose records `timeStoreWrite` copies: all of them, or those whose keys fall in `[from, to]`. */
+export type StoreSlice = { store: string; from?: string; to?: string };
+
+export function timeStoreWrite(page: Page, slices: readonly StoreSlice[], requests: number): Promise<{ ms: number; records: number }> {
+  return withPageIdb(page, (db) => page.evaluate(pageTimeStoreWrite, { db, slices: [...slices], requests }));
 }
 
 // Page-side functions: serialised into the page, so self-contained.
@@ -161,7 +164,7 @@ function pageTimeStoreRead({ db, stores, rounds }: { db: IDBDatabase; stores: st
   })();
 }
 
-function pageTimeStoreWrite({ db, stores, requests }: { db: IDBDatabase; stores: string[]; requests: number }): Promise<{ ms: number; records: number }> {
+function pageTimeStoreWrite({ db, slices, requests }: { db: IDBDatabase; slices: StoreSlice[]; requests: number }): Promise<{ ms: number; records: number }> {
   return (async () => {
     const done = <T>(request: IDBRequest<T>) =>
       new Promise<T>((resolve, reject) => {
@@ -173,8 +176,10 @@ function pageTimeStoreWrite({ db, stores, requests }: { db: IDBDatabase; stores:
         tx.oncomplete = () => resolve();
         tx.onerror = tx.onabort = () => reject(tx.error);
       });
+    const stores = [...new Set(slices.map((slice) => slice.store))];
     const source = db.transaction(stores);
-    const records = await Promise.all(stores.map((store) => done(source.objectStore(store).getAll())));
+    const range = ({ from, to }: StoreSlice) => (from === undefined || to === undefined ? undefined : IDBKeyRange.bound(from, to));
+    const records = await Promise.all(slices.map((slice) => done(source.objectStore(slice.store).getAll(range(slice)))));
     const schema = stores.map((name) => {
       const store = source.objectStore(name);
       const indexes = [...store.indexNames].map((index) => {
@@ -195,7 +200,7 @@ function pageTimeStoreWrite({ db, stores, requests }: { db: IDBDatabase; stores:
     const t0 = performance.now();
     for (let k = 0; k < requests; k++) {
       const tx = floor.transaction(stores, 'readwrite');
-      stores.forEach((store, i) => {
+      slices.forEach(({ store }, i) => {
         const list = records[i]!;
         const share = Math.ceil(list.length / requests);
         for (const record of list.slice(k * share, (k + 1) * share)) tx.objectStore(store).put(record);
