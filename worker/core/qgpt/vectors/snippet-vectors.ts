@@ -418,7 +418,10 @@ export class VectorIndex {
     }, ['snippets', 'indexes']);
     for (const r of taken) this.entries.set(r.id, r);
     for (const id of gone) this.entries.delete(id);
-    for (const id of [...superseded, ...taken.map((r) => r.id)]) this.stale.delete(id), this.legacy.delete(id);
+    for (const id of [...superseded, ...taken.map((r) => r.id)]) {
+      this.stale.delete(id);
+      this.legacy.delete(id);
+    }
     if (taken.length > 0 || gone.length > 0) this.dropMatrix();
     this.head = chunk.id;
     this.chain.push(chunk.id);
@@ -511,8 +514,6 @@ export async function libraryVectorsWithQuery(ctx: ServiceContext, text: string)
   if (query.embedder !== vectors.embedder) [vectors, query] = await Promise.all([index.current(), embedTagged(ctx.embedder, [text])]);
   return { ...vectors, query: query.embedder === vectors.embedder ? query.vectors[0] : undefined };
 }
-
-
 
 const indexes = new WeakMap<object, WeakMap<object, VectorIndex>>();
 
