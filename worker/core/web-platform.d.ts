@@ -50,6 +50,7 @@ declare var URL: { prototype: URL; new (url: string | URL, base?: string | URL):
 
 interface TextEncoder {
   encode(input?: string): Uint8Array<ArrayBuffer>;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
 declare var TextEncoder: { prototype: TextEncoder; new (): TextEncoder };
 

@@ -25,6 +25,7 @@ import { UNLINK_SCOPE, unlinkAll } from '../links/associate.ts';
 import { unlinkConversations } from '../qgpt/conversations.ts';
 import type { AssetRecord } from '../store/records.ts';
 import type { Store, WriteTx } from '../store/store.ts';
+import { utf8Bytes } from '../utf8.ts';
 
 /** The `meta` record that says no delete is half done (see the header). */
 export const WHOLE_ID = 'deletes-whole';
@@ -210,7 +211,7 @@ export function scrubAnswer<T>(store: Store, answer: T): T {
   const gone = stateOf(store).pending;
   if (gone.size === 0) return answer;
   if (answer instanceof Uint8Array) {
-    return new TextEncoder().encode(JSON.stringify(scrub(JSON.parse(new TextDecoder().decode(answer)), gone))) as T;
+    return utf8Bytes(JSON.stringify(scrub(JSON.parse(new TextDecoder().decode(answer)), gone))) as T;
   }
   return scrub(answer, gone) as T;
 }

@@ -8,6 +8,7 @@ import type { AssetRecord, CollectionName, Collections, ContentRecord, LinkedKin
 import type { ReadTx } from '../store/store.ts';
 import { inRecordedOrder } from '../store/recorded-order.ts';
 import { LinkTable, SHOWN_IN_ASSET, withAssets, withLinks } from '../links/link-records.ts';
+import { utf8Bytes } from '../utf8.ts';
 
 export interface ReadOptions {
   /** Include fragment and file contents. Default true. */
@@ -59,8 +60,6 @@ export function assetScope(options: ReadOptions = {}): CollectionName[] {
   return options.transferables === false ? scope : [...scope, 'contents'];
 }
 
-const utf8 = new TextEncoder();
-
 /** The asset cache's key of an asset as `getAsset` answers it (searches keep and find results under it too). */
 export const assetCacheKey = (id: string, transferables: boolean) => `asset ${transferables} ${id}`;
 
@@ -80,7 +79,7 @@ export function getAssetBody(ctx: ServiceContext, id: string, options: ReadOptio
 
 /** What `load` answers, as JSON bytes kept in the asset cache under `key` until the next change. */
 export function jsonBody(ctx: ServiceContext, key: string, load: () => Promise<unknown>): Promise<Uint8Array<ArrayBuffer>> {
-  return ctx.assetCache.get(key, async () => utf8.encode(JSON.stringify(await load())), (body) => body.byteLength);
+  return ctx.assetCache.get(key, async () => utf8Bytes(JSON.stringify(await load())), (body) => body.byteLength);
 }
 
 async function allById<C extends CollectionName>(tx: ReadTx, c: C): Promise<Map<string, Collections[C]>> {

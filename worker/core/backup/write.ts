@@ -16,6 +16,7 @@ import { VECTORS_VERSION } from '../qgpt/vectors/stored-vectors.ts';
 import { withAssets, withLinks } from '../links/link-records.ts';
 import { LINKED_KINDS, type AssetRecord, type CollectionName, type Collections, type LinkedKind, type SnippetRecord } from '../store/records.ts';
 import type { ReadTx } from '../store/store.ts';
+import { utf8Bytes } from '../utf8.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_STORES,
@@ -59,11 +60,10 @@ export function backupStream(ctx: ServiceContext): ReadableStream<Uint8Array> {
 /** The file's bytes, in chunks of whole lines (the header, one chunk per batch, the trailer). */
 export async function* backupChunks(ctx: ServiceContext): AsyncGenerator<Uint8Array, void, undefined> {
   const hash = sha256.create();
-  const encoder = new TextEncoder();
   const counts = emptyCounts();
   /** Encoded once: the same bytes are hashed and sent. */
   const hashed = (text: string) => {
-    const bytes = encoder.encode(text);
+    const bytes = utf8Bytes(text);
     hash.update(bytes);
     return bytes;
   };
@@ -101,7 +101,7 @@ export async function* backupChunks(ctx: ServiceContext): AsyncGenerator<Uint8Ar
     }
   }
   const trailer: BackupTrailer = { counts, sha256: bytesToHex(hash.digest()) };
-  yield encoder.encode(`${JSON.stringify({ trailer })}\n`);
+  yield utf8Bytes(`${JSON.stringify({ trailer })}\n`);
 }
 
 /** The records of a batch as the file has them: with their links as id arrays (all of them). */
