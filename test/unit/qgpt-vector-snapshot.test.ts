@@ -102,6 +102,37 @@ describe('the vector snapshot', () => {
     expect(restoreVectorSnapshot({ ...data, mask: shifted }).records).toEqual(records);
   });
 
+  it('packs the bitmap and the values bit for bit, whatever the length of the vectors and wherever their zeros are', () => {
+    let seed = 99;
+    let packed = 0;
+    const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    for (const dims of [8, 12, 13, 64, 1024]) {
+      for (const density of [0, 0.1, 0.3, 0.9]) {
+        // Sparse enough to be packed: some vectors all zero, one whose last component is its only non-zero.
+        const vectors = Array.from({ length: 9 }, (_, k) =>
+          Int8Array.from({ length: dims }, (_, i) => (k === 8 ? (i === dims - 1 ? -5 : 0) : random() < density ? Math.floor(random() * 254) - 127 || 1 : 0)),
+        );
+        const records: SnippetRecord[] = vectors.map((vector, k) => ({ id: `a${k}`, updated: 't', embedder: 'e', snippets: [{ format: 'f', start: 0, end: 1, vector, scale: 1 }] }));
+        const { data } = takeVectorSnapshot(records, { embedder: 'e', seq: 1, version: 2, saved: 'now' });
+        if (!data.mask) continue; // too dense to be packed: stored end to end
+        packed++;
+        const mask = new Uint8Array(Math.ceil((9 * dims) / 8));
+        const values: number[] = [];
+        vectors.forEach((vector, k) =>
+          vector.forEach((x, i) => {
+            if (x === 0) return;
+            mask[(k * dims + i) >> 3]! |= 1 << ((k * dims + i) & 7);
+            values.push(x);
+          }),
+        );
+        expect(data.mask, `${dims} dims at ${density}`).toEqual(mask);
+        expect([...data.values!], `${dims} dims at ${density}`).toEqual(values);
+        expect(restoreVectorSnapshot(data).records).toEqual(records);
+      }
+    }
+    expect(packed).toBeGreaterThanOrEqual(12);
+  });
+
   it('is what a new worker loads instead of every snippet record, catching up on what changed after it', async () => {
     const embedder = countingEmbedder([]);
     const first = await createTestApi({ embedder });

@@ -11,6 +11,7 @@ import { WrittenAssets } from './feed/written.ts';
 import { NO_MODULES, type LoadModule } from './lazy-modules.ts';
 import { NO_FILES, type FileSource } from './qgpt/files/files.ts';
 import type { Store } from './store/store.ts';
+import { randomUuid } from './ids.ts';
 import { NO_OTHER_INSTANCES, type OtherInstances } from './streams/running.ts';
 
 /** Everything the runtime-agnostic core needs from its host. */
@@ -67,7 +68,7 @@ export function withDefaults(deps: Deps): ServiceContext {
   return {
     base: '/api',
     now: () => new Date(),
-    newId: () => crypto.randomUUID(),
+    newId: randomUuid,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     maxRestoreBytes: DEFAULT_MAX_RESTORE_BYTES,
     files: NO_FILES,

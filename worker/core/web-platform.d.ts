@@ -14,7 +14,7 @@ declare var console: {
 
 declare var performance: { now(): number };
 
-declare var crypto: { randomUUID(): `${string}-${string}-${string}-${string}-${string}` };
+declare var crypto: { randomUUID(): `${string}-${string}-${string}-${string}-${string}`; getRandomValues<T extends Uint8Array>(array: T): T };
 
 declare function setTimeout(handler: (...args: never[]) => void, timeout?: number): number;
 declare function clearTimeout(id: number | undefined): void;
