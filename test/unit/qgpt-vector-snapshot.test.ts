@@ -108,15 +108,20 @@ describe('the vector snapshot', () => {
     const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
     for (const dims of [8, 12, 13, 64, 1024]) {
       for (const density of [0, 0.1, 0.3, 0.9]) {
-        // Sparse enough to be packed: some vectors all zero, one whose last component is its only non-zero.
-        const vectors = Array.from({ length: 9 }, (_, k) =>
-          Int8Array.from({ length: dims }, (_, i) => (k === 8 ? (i === dims - 1 ? -5 : 0) : random() < density ? Math.floor(random() * 254) - 127 || 1 : 0)),
-        );
+        // Sparse enough to be packed: some vectors all zero (the last one always), one whose last component
+        // is its only non-zero, components of -128 (0x80, the byte whose top bit alone is set), and vectors
+        // that are views at odd offsets of a buffer (as restored records are views into a snapshot's).
+        const buffer = new Int8Array(10 * dims + 1);
+        const vectors = Array.from({ length: 10 }, (_, k) => {
+          const vector = k % 3 === 0 ? new Int8Array(dims) : buffer.subarray(1 + k * dims, 1 + (k + 1) * dims);
+          for (let i = 0; i < dims; i++) vector[i] = k === 9 ? 0 : k === 8 ? (i === dims - 1 ? -5 : 0) : random() < density ? (random() < 0.1 ? -128 : Math.floor(random() * 254) - 127 || 1) : 0;
+          return vector;
+        });
         const records: SnippetRecord[] = vectors.map((vector, k) => ({ id: `a${k}`, updated: 't', embedder: 'e', snippets: [{ format: 'f', start: 0, end: 1, vector, scale: 1 }] }));
         const { data } = takeVectorSnapshot(records, { embedder: 'e', seq: 1, version: 2, saved: 'now' });
         if (!data.mask) continue; // too dense to be packed: stored end to end
         packed++;
-        const mask = new Uint8Array(Math.ceil((9 * dims) / 8));
+        const mask = new Uint8Array(Math.ceil((10 * dims) / 8));
         const values: number[] = [];
         vectors.forEach((vector, k) =>
           vector.forEach((x, i) => {

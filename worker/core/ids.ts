@@ -5,22 +5,23 @@
  * a CPU profile). The bytes come from the same cryptographic source, and none is used twice.
  */
 const POOL_BYTES = 4096;
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Each byte's two hex digits. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 let pool = new Uint8Array(0);
-let at = 0;
+let used = 0;
 
 export function randomUuid(): string {
-  if (at + 16 > pool.length) {
+  if (used + 16 > pool.length) {
     pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
-    at = 0;
+    used = 0;
   }
-  const b = pool;
-  const o = at;
-  at += 16;
-  const h = (i: number) => HEX[b[o + i]!]!;
+  const bytes = pool;
+  const start = used;
+  used += 16;
+  const hex = (i: number) => BYTE_HEX[bytes[start + i]!]!;
   // The version (4) in the high half of byte 6, the variant (10) in the top bits of byte 8.
-  const version = HEX[(b[o + 6]! & 0x0f) | 0x40]!;
-  const variant = HEX[(b[o + 8]! & 0x3f) | 0x80]!;
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${version}${h(7)}-${variant}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  const version = BYTE_HEX[(bytes[start + 6]! & 0x0f) | 0x40]!;
+  const variant = BYTE_HEX[(bytes[start + 8]! & 0x3f) | 0x80]!;
+  return `${hex(0)}${hex(1)}${hex(2)}${hex(3)}-${hex(4)}${hex(5)}-${version}${hex(7)}-${variant}${hex(9)}-${hex(10)}${hex(11)}${hex(12)}${hex(13)}${hex(14)}${hex(15)}`;
 }
