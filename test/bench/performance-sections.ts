@@ -145,7 +145,28 @@ export function uncachedRpcBoundText(r: Pick<BenchResults, 'read' | 'streams' | 
   return ` The transports alone (cached: ${ms(b.fetchMs)} and ${ms(b.rpcMs)}) with the fastest IndexedDB read of the same records measured in the page (p50 ${ms(b.readMs)}) added to both give ${ratio(b.withRead)}; ${b.target}× would need ${need}.`;
 }
 
-export function uncachedSection(u: UncachedReads | undefined, r: Pick<BenchResults, 'read' | 'streams' | 'uncached'> = {}): string | undefined {
+/**
+ * A floor under the uncached listing, from parts measured in the same run: the cached listing (its body
+ * only sent), the page's own read of the records a listing is built from, and the page's `JSON.stringify`
+ * of the same body. A listing built from the store and serialised costs at least their sum, before the
+ * building of the wire Assets and the encoding of the text.
+ */
+export function uncachedListFloor(r: Pick<BenchResults, 'list' | 'uncached'>) {
+  const sentMs = r.list?.transferablesFalse.p50;
+  const readMs = r.uncached?.list.pageReadMs;
+  const stringifyMs = r.uncached?.list.pageStringifyMs;
+  if (sentMs === undefined || readMs === undefined || stringifyMs === undefined) return undefined;
+  return { sentMs, readMs, stringifyMs, floorMs: sentMs + readMs + stringifyMs };
+}
+
+/** The sentence giving `uncachedListFloor`, or nothing when the run did not measure its parts. */
+export function uncachedListFloorText(r: Pick<BenchResults, 'list' | 'uncached'>): string {
+  const f = uncachedListFloor(r);
+  if (!f) return '';
+  return ` A floor under the uncached listing, measured in this run: the cached listing, which only sends its body (p50 ${ms(f.sentMs)}), plus the page's own read of the records a listing is built from (${ms(f.readMs)}, the best of 3) and its ${code('JSON.stringify')} of the same body (${ms(f.stringifyMs)}, the median of 9) come to ${ms(f.floorMs)}, before any wire Asset is built or any text encoded.`;
+}
+
+export function uncachedSection(u: UncachedReads | undefined, r: Pick<BenchResults, 'list' | 'read' | 'streams' | 'uncached'> = {}): string | undefined {
   if (!u) return undefined;
   return [
     '## Reads without the asset cache',
@@ -161,7 +182,8 @@ export function uncachedSection(u: UncachedReads | undefined, r: Pick<BenchResul
     ]),
     '',
     `Read against echo: p50 ${ratio(u.read.ratio.p50)}, p95 ${ratio(u.read.ratio.p95)}. fetch / rpc: p50 ${ratio(u.rpc.ratio.p50)}, p95 ${ratio(u.rpc.ratio.p95)} (target p50 ${verdict(u.rpc.ratio.p50, u.rpc.ratio.target, 'min', '×')}).` +
-      uncachedRpcBoundText(r),
+      uncachedRpcBoundText(r) +
+      uncachedListFloorText(r),
   ].join('\n');
 }
 

@@ -6,9 +6,13 @@
  *  1. `GET /api/assets?transferables=false` (every listing built from IndexedDB and serialised);
  *  2. `GET /api/asset/{id}` against `GET /api/__echo`, interleaved;
  *  3. `rpc().getAsset(id)` against `fetch('/api/asset/{id}')` + `json()`, interleaved: both read IndexedDB,
- *     so the ratio is the transport's, not the cache's.
+ *     so the ratio is the transport's, not the cache's;
+ *  4. the parts of a floor under the uncached listing, both in the page: its read of the records a listing
+ *     is built from, and its `JSON.stringify` of the listing's body parsed (performance-sections.ts
+ *     `uncachedListFloor` adds them to the cached listing, which only sends its body).
  */
 import type { Page } from 'playwright-core';
+import { timeStoreRead } from './library-import.ts';
 import { pageList, pageReadInterleaved } from './page-requests.ts';
 import { line, stats, type Stats } from './stats.ts';
 import { pageRpcVsFetch } from './streams.ts';
@@ -20,12 +24,37 @@ const READ_WARMUP = 40;
 const READ_SAMPLES = 300;
 const RPC_WARMUP = 40;
 const RPC_SAMPLES = 300;
+/** The collections a listing reads (worker/core/assets/read.ts `readAssets`, transferables off). */
+const LISTING_STORES = ['assets', 'links', 'formats', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'conversations'];
+const STRINGIFY_ROUNDS = 9;
 
 export interface UncachedReads {
   librarySize: number;
-  list: Stats & { unit: 'ms'; assets: number; bodyBytes: number };
+  list: Stats & {
+    unit: 'ms';
+    assets: number;
+    bodyBytes: number;
+    /** The page's own read of the records a listing is built from, in one transaction (the best of 3), ms. */
+    pageReadMs?: number;
+    /** The page's `JSON.stringify` of the listing's body parsed (the median of STRINGIFY_ROUNDS), ms. */
+    pageStringifyMs?: number;
+  };
   read: { asset: Stats & { unit: 'ms' }; echo: Stats & { unit: 'ms' }; ratio: { p50: number; p95: number } };
   rpc: { rpc: Stats & { unit: 'ms' }; fetch: Stats & { unit: 'ms' }; ratio: { p50: number; p95: number; target: number } };
+}
+
+/** Page side: the plain listing's body parsed, then serialised again `rounds` times; the median ms. */
+function pageStringifyListing(rounds: number): Promise<number> {
+  return (async () => {
+    const listing: unknown = await (await fetch('/api/assets?transferables=false')).json();
+    const times: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      if (JSON.stringify(listing).length === 0) throw new Error('empty listing');
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(rounds / 2)]!;
+  })();
 }
 
 /** The page registers `scriptUrl` and waits until that worker controls it, then reloads under it, ready. */
@@ -59,6 +88,8 @@ export async function benchUncachedReads(args: { page: Page; ids: string[]; seed
   try {
     const list = await page.evaluate(pageList, { warmup: LIST_WARMUP, samples: LIST_SAMPLES });
     const listStats = stats(list.plain);
+    const pageReadMs = await timeStoreRead(page, LISTING_STORES, 3);
+    const pageStringifyMs = await page.evaluate(pageStringifyListing, STRINGIFY_ROUNDS);
     const read = await page.evaluate(pageReadInterleaved, { ids, warmup: READ_WARMUP, samples: READ_SAMPLES, seed });
     const asset = stats(read.asset);
     const echo = stats(read.echo);
@@ -68,6 +99,7 @@ export async function benchUncachedReads(args: { page: Page; ids: string[]; seed
     const viaFetch = stats(rpcRead.fetch);
     phase(`Reads without the asset cache — ${UNCACHED_SCRIPT}, the same library (${ids.length} assets read, ${list.count} listed)`);
     log(line('GET /api/assets?transferables=false', listStats, `, ${(list.plainBytes / 1e6).toFixed(2)} MB body`));
+    log(`  the page reading its records ${pageReadMs.toFixed(1)} ms; JSON.stringify of its body in the page ${pageStringifyMs.toFixed(1)} ms`);
     log(line('GET /api/asset/{id}', asset));
     log(line('GET /api/__echo, interleaved with it', echo));
     log(`  ratio asset/echo                         p50 ${(asset.p50 / echo.p50).toFixed(2)}   p95 ${(asset.p95 / echo.p95).toFixed(2)}`);
@@ -77,7 +109,7 @@ export async function benchUncachedReads(args: { page: Page; ids: string[]; seed
     log(`  fetch / rpc                              p50 ${rpcRatio.p50.toFixed(2)}×   p95 ${rpcRatio.p95.toFixed(2)}×   target p50 ≥ 4×: ${rpcRatio.p50 >= 4 ? 'met' : 'NOT met'}`);
     return {
       librarySize: ids.length,
-      list: { ...listStats, unit: 'ms', assets: list.count, bodyBytes: list.plainBytes },
+      list: { ...listStats, unit: 'ms', assets: list.count, bodyBytes: list.plainBytes, pageReadMs: round3(pageReadMs), pageStringifyMs: round3(pageStringifyMs) },
       read: { asset: { ...asset, unit: 'ms' }, echo: { ...echo, unit: 'ms' }, ratio: { p50: round3(asset.p50 / echo.p50), p95: round3(asset.p95 / echo.p95) } },
       rpc: { rpc: { ...rpc, unit: 'ms' }, fetch: { ...viaFetch, unit: 'ms' }, ratio: { p50: round3(rpcRatio.p50), p95: round3(rpcRatio.p95), target: 4 } },
     };

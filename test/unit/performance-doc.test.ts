@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER, renderFigures, START_MARKER, withFigures, type BenchResults } from '../bench/performance-doc.ts';
-import { parseDetectAccuracy, uncachedRpcBound, uncachedRpcBoundText } from '../bench/performance-sections.ts';
+import { parseDetectAccuracy, uncachedListFloor, uncachedListFloorText, uncachedRpcBound, uncachedRpcBoundText } from '../bench/performance-sections.ts';
 import { ratio } from '../bench/markdown-tables.ts';
 
 const stat = (p50: number, p95 = p50, n = 10) => ({ n, p50, p95, mean: p50, min: p50, max: p95 });
@@ -57,6 +57,18 @@ describe('docs/performance.md from the bench results', () => {
     expect(bound.readForTarget).toBeCloseTo(0.1 / 3, 6); // (1.7 - 4 × 0.4) / 3
     expect(uncachedRpcBoundText(parts)).toContain('give 2.30×; 4× would need a read of at most 0.03 ms');
     expect(uncachedRpcBoundText({} as never)).toBe('');
+  });
+
+  it('puts a floor under the uncached listing: the cached listing, the page reading its records, and the page serialising its body', () => {
+    const parts = {
+      list: { transferablesFalse: stat(41) },
+      uncached: { list: { pageReadMs: 12.5, pageStringifyMs: 17.5 } },
+    } as never;
+    expect(uncachedListFloor(parts)).toEqual({ sentMs: 41, readMs: 12.5, stringifyMs: 17.5, floorMs: 71 });
+    expect(uncachedListFloorText(parts)).toContain('come to 71.0 ms, before any wire Asset is built');
+    // A run from before these parts were measured has no floor to give.
+    expect(uncachedListFloor({ list: { transferablesFalse: stat(41) }, uncached: { list: {} } } as never)).toBeUndefined();
+    expect(uncachedListFloorText({} as never)).toBe('');
   });
 
   it("sets the import beside its floor, the page's own IndexedDB writes of the same records, and leaves it out of runs that did not measure it", () => {
