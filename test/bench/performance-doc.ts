@@ -146,12 +146,13 @@ function headline(r: BenchResults): string {
     ]);
   }
   if (list) {
+    const listFloor = uncachedListFloor(r);
     rows.push([
       `${code('GET /api/assets?transferables=false')}, ${num(list.assets)} assets (${mb(list.transferablesFalse.bodyBytes / 1e6)})`,
       `p50 ${time(list.transferablesFalse.p50)} (with content, ${mb(list.transferablesTrue.bodyBytes / 1e6)}: ${time(list.transferablesTrue.p50)})` +
         (list.staticFile ? `; the same bytes as a static file p50 ${time(list.staticFile.p50)}, ${ratio(list.transferablesFalse.p50 / list.staticFile.p50)}` : '') +
         (uncached ? `; without the asset cache p50 ${time(uncached.list.p50)}` : '') +
-        (uncachedListFloor(r) ? ` (a floor under that, measured parts: ${time(uncachedListFloor(r)!.floorMs)}, see "Reads without the asset cache")` : ''),
+        (listFloor ? ` (a floor under that, measured parts: ${time(listFloor.floorMs)}, see "Reads without the asset cache")` : ''),
       `${num(list.transferablesFalse.n)} each${uncached ? `; ${num(uncached.list.n)}` : ''}`,
       `p50 ${verdict(list.transferablesFalse.p50, LIST_TARGET_MS, 'max', ' ms')}` + (uncached ? `; without the cache ${verdict(uncached.list.p50, LIST_TARGET_MS, 'max', ' ms')}` : ''),
     ]);

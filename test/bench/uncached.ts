@@ -12,6 +12,7 @@
  *     `uncachedListFloor` adds them to the cached listing, which only sends its body).
  */
 import type { Page } from 'playwright-core';
+import { assetScope } from '../../worker/core/assets/read.ts';
 import { timeStoreRead } from './library-import.ts';
 import { pageList, pageReadInterleaved } from './page-requests.ts';
 import { line, stats, type Stats } from './stats.ts';
@@ -24,8 +25,8 @@ const READ_WARMUP = 40;
 const READ_SAMPLES = 300;
 const RPC_WARMUP = 40;
 const RPC_SAMPLES = 300;
-/** The collections a listing reads (worker/core/assets/read.ts `readAssets`, transferables off). */
-const LISTING_STORES = ['assets', 'links', 'formats', 'tags', 'websites', 'summaries', 'persons', 'annotations', 'conversations'];
+/** The collections a listing reads: those an asset is built from (`readAssets` reads them whole), contents left out. */
+const LISTING_STORES = assetScope({ transferables: false });
 const STRINGIFY_ROUNDS = 9;
 
 export interface UncachedReads {

@@ -12,7 +12,8 @@ const encoder = new TextEncoder();
 export function utf8Bytes(text: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(text.length);
   const { read, written } = encoder.encodeInto(text, bytes);
-  if (read === text.length) return written === bytes.length ? bytes : bytes.slice(0, written);
+  // Every unit read took at least one byte: all read means all ASCII, the buffer exactly full.
+  if (read === text.length) return bytes;
   // At most 3 bytes a UTF-16 unit, so the rest fits; `encodeInto` stops at a whole code point, so the
   // rest starts at one.
   const grown = new Uint8Array(written + (text.length - read) * 3);
